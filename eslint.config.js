@@ -1,0 +1,26 @@
+// Lint runs as part of `npm test`. Type-aware rules are left to `tsc` (typecheck) to keep lint fast.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/out/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly', performance: 'readonly', setImmediate: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': 'off',
+    },
+  },
+  {
+    // Pure decoders: no I/O, no Node or HTTP imports (docs/design principle 3).
+    files: ['src/a2a/**/*.ts', 'src/codec/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['node:*', 'http', 'https', 'net', 'fs', 'stream'], message: 'a2a/ and codec/ are pure: no Node I/O imports.' },
+        { group: ['hono', 'hono/*', '@hono/*', 'undici', 'prom-client', '@opentelemetry/*', 'pino'], message: 'a2a/ and codec/ are pure: no framework, transport or telemetry imports.' },
+      ] }],
+    },
+  },
+);
