@@ -1,0 +1,100 @@
+/**
+ * Agent-card rewrite (pure). Clients call the URLs a card lists (spec §8.3.2), so every
+ * interface that lives under the agent's configured URL must point at the gateway instead, or
+ * traffic goes around it (field notes item 6). Fields rewritten (wire-reference §3, §6.5):
+ * 1.0 `supportedInterfaces[].url`; 0.3 `url` and `additionalInterfaces[].url`; hybrid cards
+ * (a2a-js compat, wire-reference §6.5) carry both and get both. Interfaces elsewhere are left as
+ * they are and reported. A rewritten card no longer matches its JWS `signatures` (spec §8.4), so
+ * they are dropped and reported.
+ */
+
+export interface UrlChange {
+  readonly field: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface UntouchedUrl {
+  readonly field: string;
+  readonly url: string;
+  readonly why: string;
+}
+
+export interface CardRewrite {
+  readonly card: Record<string, unknown>;
+  readonly changed: UrlChange[];
+  readonly untouched: UntouchedUrl[];
+  readonly signaturesDropped: number;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
+
+function isLoopback(hostname: string): boolean {
+  return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function effectivePort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/**
+ * Where a card URL sits relative to the agent's configured base URL: the remaining path, or
+ * undefined when it lives elsewhere. Loopback spellings (localhost, 127.0.0.1, 0.0.0.0, ::1) are
+ * one host when the configured URL is itself on loopback: agents often advertise the address
+ * they bound, not the one the gateway dials.
+ */
+function pathUnderBase(candidate: string, base: URL): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return undefined;
+  }
+  const sameHost = url.hostname === base.hostname || (isLoopback(url.hostname) && isLoopback(base.hostname));
+  if (url.protocol !== base.protocol || !sameHost || effectivePort(url) !== effectivePort(base)) return undefined;
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return undefined;
+  return url.pathname.slice(basePath.length) + url.search + url.hash;
+}
+
+export function rewriteCard(card: Record<string, unknown>, agentUrl: string, publicAgentUrl: string): CardRewrite {
+  const base = new URL(agentUrl);
+  const publicBase = publicAgentUrl.replace(/\/+$/, '');
+  const changed: UrlChange[] = [];
+  const untouched: UntouchedUrl[] = [];
+  const out: Record<string, unknown> = { ...card };
+
+  const rewriteUrl = (field: string, value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    const rest = pathUnderBase(value, base);
+    if (rest === undefined) {
+      untouched.push({ field, url: value, why: /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? 'not under the agent URL' : 'not an absolute http(s) URL (gRPC host:port?)' });
+      return value;
+    }
+    const to = publicBase + rest;
+    changed.push({ field, from: value, to });
+    return to;
+  };
+  const rewriteList = (key: string) => {
+    const list = card[key];
+    if (!Array.isArray(list)) return;
+    out[key] = list.map((entry: unknown, i) =>
+      entry && typeof entry === 'object' && 'url' in entry
+        ? { ...(entry as Record<string, unknown>), url: rewriteUrl(`${key}[${i}].url`, (entry as { url: unknown }).url) }
+        : entry,
+    );
+  };
+
+  rewriteList('supportedInterfaces'); // 1.0 (and hybrid)
+  if ('url' in card) out['url'] = rewriteUrl('url', card['url']); // 0.3
+  rewriteList('additionalInterfaces'); // 0.3
+
+  let signaturesDropped = 0;
+  if ('signatures' in out) {
+    signaturesDropped = Array.isArray(out['signatures']) ? out['signatures'].length : 0;
+    // Any change invalidates a JWS over the canonical card (spec §8.4, wire-reference §3).
+    if (changed.length > 0) delete out['signatures'];
+    else signaturesDropped = 0;
+  }
+  return { card: out, changed, untouched, signaturesDropped };
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * a2a-gateway --config FILE [--host H] [--port N]   run the gateway
+ * a2a-gateway check-config FILE                      validate a config; exit 0 (valid) or 1
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfigFile } from './config/load.js';
+import { startGateway } from './gateway.js';
+import type { GatewayConfig } from './config/schema.js';
+
+const USAGE = `usage:
+  a2a-gateway --config FILE [--host HOST] [--port PORT]   run the gateway
+  a2a-gateway check-config FILE                           validate a config file (exit 0 or 1)`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`a2a-gateway: ${message}\n`);
+  process.exit(code);
+}
+
+function load(file: string): GatewayConfig {
+  try {
+    return loadConfigFile(file);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { config: { type: 'string', short: 'c' }, host: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (positionals[0] === 'check-config') {
+    const file = positionals[1] ?? values.config;
+    if (!file) fail(`check-config needs a FILE\n${USAGE}`, 2);
+    const config = load(file);
+    process.stdout.write(`${file}: valid (${Object.keys(config.agents).length} agents: ${Object.keys(config.agents).join(', ')})\n`);
+    return;
+  }
+  if (positionals.length > 0) fail(`unknown command "${positionals[0]}"\n${USAGE}`, 2);
+  if (!values.config) fail(`--config FILE is required\n${USAGE}`, 2);
+
+  const config = load(values.config);
+  if (values.host) config.listen.host = values.host;
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be 0–65535, got "${values.port}"`, 2);
+    config.listen.port = port;
+  }
+  const gateway = await startGateway(config).catch((err: NodeJS.ErrnoException) => fail(`cannot listen on ${config.listen.host}:${config.listen.port}: ${err.code ?? err.message}`));
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`a2a-gateway: ${signal} again, exiting now\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    void gateway.close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,98 @@
+/**
+ * The configuration contract (README "Configuration"). Validated and defaulted once at start-up;
+ * everything downstream receives the parsed `GatewayConfig` and never reads YAML or env itself.
+ */
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+
+const duration = (fallback: string) =>
+  z
+    .union([z.string(), z.number()])
+    .prefault(fallback)
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (typeof ms === 'string') {
+        ctx.addIssue({ code: 'custom', message: ms });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const httpUrl = z
+  .string()
+  .refine((u) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(u).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http:// or https:// URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/** Agent names are one URL path segment: /agents/{name}/… */
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
+
+const timeouts = z
+  .object({
+    /** TCP/TLS connect to the agent. */
+    connect: duration('10s'),
+    /** From request sent to response headers received. Default none: a blocking send may take minutes. */
+    headers: duration('none'),
+    /** Longest silence between two body chunks. Default none: an SSE stream may be quiet for long. */
+    bodyIdle: duration('none'),
+  })
+  .strict()
+  .prefault({});
+
+const agent = z
+  .object({
+    /** The agent's base URL; its card is at `{url}{cardPath}`. */
+    url: httpUrl,
+    cardPath: z.string().startsWith('/').default('/.well-known/agent-card.json'),
+    /** Extra headers the gateway adds to every upstream request (credentials it injects). */
+    headers: z.record(z.string(), z.string()).default({}),
+    timeouts,
+    /** Keep-alive connections per agent. */
+    connections: z.number().int().positive().max(10_000).default(256),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    listen: z
+      .object({
+        host: z.string().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65_535).default(8080),
+      })
+      .strict()
+      .prefault({}),
+    /** The URL clients reach the gateway at; used when rewriting agent cards. */
+    publicUrl: httpUrl.optional(),
+    /** Peers (IP addresses) whose X-Forwarded-* headers are believed. */
+    trustedProxies: z.array(z.union([z.ipv4(), z.ipv6()])).default([]),
+    shutdown: z.object({ grace: duration('10s') }).strict().prefault({}),
+    log: z
+      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+      .strict()
+      .prefault({}),
+    cards: z
+      .object({
+        /** Upper bound on how long a fetched card is reused, whatever its Cache-Control says. */
+        maxAge: duration('5m'),
+        /** Retry interval while an agent's card has never been fetched (readiness). */
+        retry: duration('5s'),
+      })
+      .strict()
+      .prefault({}),
+    agents: z.record(z.string(), agent).superRefine((agents, ctx) => {
+      const names = Object.keys(agents);
+      if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one agent is required' });
+      for (const name of names.filter((n) => !AGENT_NAME.test(n))) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'an agent name is one URL path segment: letters, digits, ".", "_", "~", "-"' });
+      }
+    }),
+  })
+  .strict();
+
+export type GatewayConfig = z.output<typeof configSchema>;
+export type AgentConfig = GatewayConfig['agents'][string];

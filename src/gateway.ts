@@ -1,0 +1,86 @@
+/**
+ * Builds a gateway from a validated config and serves it: the pieces are made here, once, and
+ * handed to each other; nothing below reads the config file or the environment.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GatewayConfig } from './config/schema.js';
+import { createUpstream, type Upstream } from './transport/upstream.js';
+import { CardCache } from './cards/cache.js';
+import { CardRegistry } from './cards/registry.js';
+import { createAgentPipeline } from './proxy/pipeline.js';
+import type { Exchange, ExchangeObserver } from './proxy/exchange.js';
+import { PeerTrust } from './proxy/public-url.js';
+import { createControlApp } from './control/app.js';
+import { createGatewayServer } from './server.js';
+import { accessLog } from './telemetry/access-log.js';
+import { createLogger, type Logger } from './log.js';
+
+export interface RunningGateway {
+  /** `http://host:port` of the listener. */
+  readonly url: string;
+  readonly server: Server;
+  readonly registry: CardRegistry;
+  /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  readonly logger?: Logger;
+  /** Extra exchange observers (tests, embedding). */
+  readonly observers?: readonly ExchangeObserver[];
+}
+
+export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const log = options.logger ?? createLogger(config.log.level);
+  const upstreams = new Map<string, Upstream>(Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]));
+  const cards = new CardCache(config.cards.maxAge);
+  const registry = new CardRegistry(upstreams, cards, config.cards.retry, log);
+  const trust = new PeerTrust(config.trustedProxies);
+  const inFlight = new Set<Exchange>();
+  let draining = false;
+  const isDraining = () => draining;
+
+  const handleAgentRequest = createAgentPipeline({
+    upstreams,
+    cards,
+    trust,
+    publicUrl: config.publicUrl,
+    observers: [accessLog(log), ...(options.observers ?? [])],
+    inFlight,
+  });
+  const control = createControlApp({ upstreams, registry, trust, publicUrl: config.publicUrl, isDraining });
+  const server = createGatewayServer({ handleAgentRequest, agentNames: new Set(upstreams.keys()), control, isDraining });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.listen.port, config.listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  registry.start();
+  log.info({ url, agents: [...upstreams.keys()] }, 'gateway listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = Date.now() + config.shutdown.grace;
+      while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      for (const exchange of inFlight) exchange.terminate();
+      server.closeAllConnections();
+      await closed;
+      registry.stop();
+      await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
+      log.info('gateway stopped');
+      log.flush();
+    })());
+
+  return { url, server, registry, close };
+}

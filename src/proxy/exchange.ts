@@ -1,0 +1,87 @@
+/**
+ * One client request through the gateway and everything learned about it. Stages write facts
+ * here; observers (access log now, inspection, metrics and traces next) read them when the
+ * exchange finishes — exactly once, when the response body ends, aborts or errors (principle 8).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Upstream } from '../transport/upstream.js';
+import type { GatewayError } from '../transport/errors.js';
+
+export type ExchangeOutcome = 'complete' | 'client-gone' | 'upstream-error' | 'gateway-error';
+
+export interface ExchangeRecord {
+  agent: string;
+  httpMethod: string;
+  /** Path below /agents/{name}, with the query string. */
+  path: string;
+  startedAt: number;
+  /** HTTP status the client received (0 if none was sent). */
+  status: number;
+  bytesIn: number;
+  bytesOut: number;
+  durationMs: number;
+  outcome: ExchangeOutcome;
+  error?: { reason: string; message: string };
+}
+
+/** Subscribers to finished exchanges. They must not throw; the pipeline guards them anyway. */
+export interface ExchangeObserver {
+  /** A chunk of the request body as it is sent upstream. */
+  onRequestChunk?(exchange: Exchange, chunk: Buffer): void;
+  onResponseStart?(exchange: Exchange, status: number, headers: Record<string, string | string[] | undefined>): void;
+  /** A chunk of the response body as it is written to the client (a copy is never made). */
+  onResponseChunk?(exchange: Exchange, chunk: Buffer): void;
+  onFinish?(exchange: Exchange): void;
+}
+
+export class Exchange {
+  readonly record: ExchangeRecord;
+  private finished = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly upstream: Upstream,
+    /** Path (and query) to request on the agent: the agent's base path + the part after /agents/{name}. */
+    readonly upstreamPath: string,
+    readonly observers: readonly ExchangeObserver[],
+    /** Per-exchange state owned by observers (decoders, spans), keyed by observer. */
+    readonly state = new Map<object, unknown>(),
+  ) {
+    this.record = {
+      agent: upstream.name,
+      httpMethod: req.method ?? 'GET',
+      path: upstreamPath.slice(upstream.basePath.length) || '/',
+      startedAt: Date.now(),
+      status: 0,
+      bytesIn: 0,
+      bytesOut: 0,
+      durationMs: 0,
+      outcome: 'complete',
+    };
+  }
+
+  /** Set by the forwarder: ends this exchange now (graceful shutdown after its grace period). */
+  terminate: () => void = () => this.res.destroy();
+
+  fail(outcome: ExchangeOutcome, error: GatewayError | Error): void {
+    this.record.outcome = outcome;
+    const reason = 'reason' in error && typeof error.reason === 'string' ? error.reason : error.name;
+    this.record.error = { reason, message: error.message };
+  }
+
+  /** Ends the exchange once; later calls are ignored. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.record.durationMs = Date.now() - this.record.startedAt;
+    this.record.status = this.res.headersSent ? this.res.statusCode : this.record.status;
+    for (const observer of this.observers) {
+      try {
+        observer.onFinish?.(this);
+      } catch {
+        // An observer's failure must never affect traffic (principle 5).
+      }
+    }
+  }
+}

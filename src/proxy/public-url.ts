@@ -1,0 +1,35 @@
+/**
+ * The URL clients reach the gateway at, used when rewriting cards: `publicUrl` from config;
+ * else X-Forwarded-Proto/-Host when the peer is a configured trusted proxy; else the Host header.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+
+/** `::ffff:127.0.0.1` and `127.0.0.1` are the same peer. */
+export function normalizeAddress(address: string | undefined): string {
+  if (!address) return '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+export class PeerTrust {
+  private readonly trusted: Set<string>;
+  constructor(addresses: readonly string[]) {
+    this.trusted = new Set(addresses.map(normalizeAddress));
+  }
+  isTrusted(req: IncomingMessage): boolean {
+    return this.trusted.size > 0 && this.trusted.has(normalizeAddress(req.socket.remoteAddress));
+  }
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text?.split(',')[0]?.trim() || undefined;
+}
+
+export function publicBaseUrl(req: IncomingMessage, configured: string | undefined, trusted: boolean): string {
+  if (configured) return configured;
+  const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const proto = (trusted && firstValue(req.headers['x-forwarded-proto'])) || ownProto;
+  const host = (trusted && firstValue(req.headers['x-forwarded-host'])) || req.headers.host || `${req.socket.localAddress}:${req.socket.localPort}`;
+  return `${proto}://${host}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * The HTTP listener. `/agents/{name}/…` goes straight to the agent pipeline on node:http —
+ * the forwarding path is the product's hot path, and measurement (bench/RESULTS.md) showed a
+ * fetch-API adapter in front of it costs several times its throughput. Everything else goes to
+ * the hono control app.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { resolvePathRoute } from './proxy/route.js';
+import { GatewayError } from './transport/errors.js';
+import { REST_CONTEXT, sendGatewayError } from './proxy/error-response.js';
+
+export interface ServerDeps {
+  readonly handleAgentRequest: (req: IncomingMessage, res: ServerResponse, agent: string, rest: string) => Promise<void>;
+  readonly agentNames: ReadonlySet<string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly control: Hono<any>;
+  readonly isDraining: () => boolean;
+}
+
+export function createGatewayServer(deps: ServerDeps): Server {
+  const control = getRequestListener(deps.control.fetch);
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, (req, res) => {
+    const url = req.url ?? '/';
+    const route = resolvePathRoute(url);
+    if (route.kind === 'agent') {
+      if (deps.isDraining()) {
+        sendGatewayError(res, new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance'), REST_CONTEXT, { connection: 'close' });
+        return;
+      }
+      void deps.handleAgentRequest(req, res, route.agent, route.rest);
+      return;
+    }
+    if (route.kind === 'agent-no-slash' && deps.agentNames.has(route.agent)) {
+      // Without the slash an A2A client resolves `.well-known/agent-card.json` one level up
+      // (URL resolution, RFC 3986 §5.2). GET/HEAD can safely be redirected; anything else is told.
+      const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+      const target = `/agents/${encodeURIComponent(route.agent)}/${query}`;
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        res.writeHead(308, { location: target, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ redirect: target, message: `use the agent URL with a trailing slash: ${target}` }));
+      } else {
+        sendGatewayError(res, new GatewayError('AGENT_NOT_FOUND', `use the agent URL with a trailing slash: ${target}`, { agent: route.agent }), REST_CONTEXT);
+      }
+      return;
+    }
+    void control(req, res);
+  });
+  return server;
+}

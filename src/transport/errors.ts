@@ -1,0 +1,66 @@
+/**
+ * The closed set of errors the gateway itself produces (principle 9). A2A errors returned by an
+ * agent are not gateway errors: they are forwarded untouched and decoded as facts.
+ */
+export type GatewayErrorReason =
+  | 'AGENT_NOT_FOUND'
+  | 'UPSTREAM_UNREACHABLE'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_RESET'
+  | 'REQUEST_INVALID'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL';
+
+/** HTTP status and the google.rpc status name used in A2A REST error bodies (spec §11.6). */
+const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
+  AGENT_NOT_FOUND: [404, 'NOT_FOUND'],
+  UPSTREAM_UNREACHABLE: [502, 'UNAVAILABLE'],
+  UPSTREAM_TIMEOUT: [504, 'DEADLINE_EXCEEDED'],
+  UPSTREAM_RESET: [502, 'UNAVAILABLE'],
+  REQUEST_INVALID: [400, 'INVALID_ARGUMENT'],
+  SHUTTING_DOWN: [503, 'UNAVAILABLE'],
+  INTERNAL: [500, 'INTERNAL'],
+};
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly rpcStatus: string;
+  constructor(
+    readonly reason: GatewayErrorReason,
+    message: string,
+    readonly metadata: Record<string, string> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'GatewayError';
+    [this.status, this.rpcStatus] = STATUS[reason];
+  }
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+function errorCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    if (typeof code === 'string') return (cur as { cause?: { code?: string } }).cause?.code ?? code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The one place transport failures become gateway errors. */
+export function upstreamFailure(err: unknown, agent: string): GatewayError {
+  if (err instanceof GatewayError) return err;
+  const code = errorCode(err) ?? 'UNKNOWN';
+  const meta = { agent, cause: code };
+  if (TIMEOUT_CODES.has(code)) {
+    return new GatewayError('UPSTREAM_TIMEOUT', `agent "${agent}" did not answer in time (${code})`, meta, { cause: err });
+  }
+  if (UNREACHABLE_CODES.has(code)) {
+    return new GatewayError('UPSTREAM_UNREACHABLE', `agent "${agent}" cannot be reached (${code})`, meta, { cause: err });
+  }
+  return new GatewayError('UPSTREAM_RESET', `connection to agent "${agent}" failed (${code})`, meta, { cause: err });
+}
