@@ -1,0 +1,16 @@
+/** Starts an in-process gateway on an ephemeral loopback port for tests. */
+import { parseConfig } from '../../src/config/load.js';
+import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import type { ExchangeObserver } from '../../src/proxy/exchange.js';
+import { pino } from 'pino';
+
+export interface TestAgent {
+  url: string;
+  [key: string]: unknown;
+}
+
+/** `agents` as in the YAML config; other top-level keys may be given in `extra`. */
+export async function startTestGateway(agents: Record<string, TestAgent>, extra: Record<string, unknown> = {}, observers: ExchangeObserver[] = []): Promise<RunningGateway> {
+  const config = parseConfig(JSON.stringify({ listen: { host: '127.0.0.1', port: 0 }, shutdown: { grace: '2s' }, cards: { retry: '200ms' }, ...extra, agents }), 'test-config', {});
+  return startGateway(config, { logger: pino({ level: 'silent' }), observers });
+}
