@@ -1,0 +1,52 @@
+// A real @a2a-js/sdk 1.3.0 agent on loopback, behaving like the agent in the captures.
+import { hostAgent, type CardTemplate } from '../../src/demo/host.js';
+import { PeerV1Executor } from './peer-v1-agent.js';
+import { PEER_SKILL, recordRequests, type Peer, type PeerOptions, type RecordedRequest } from './peer-common.js';
+
+export interface PeerV1Options extends PeerOptions {
+  /** Enable the SDK's v0.3 compatibility layer (hybrid card with Vary: A2A-Version, 0.3 routes). */
+  compatV03?: boolean;
+}
+
+export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
+  const requests: RecordedRequest[] = [];
+  const executor = new PeerV1Executor({ stepMs: opts.stepMs ?? 150, slowMs: opts.slowMs ?? 8000 });
+  const hosted = await hostAgent({
+    prefix: opts.prefix,
+    card: peerCard(opts.streaming ?? true),
+    executor,
+    compatV03: opts.compatV03,
+    extendedCard: opts.extendedCard ? extendCard : undefined,
+    middleware: [recordRequests(requests)],
+    onClose: () => executor.runs.abortAll(),
+  });
+  return { url: hosted.url, port: hosted.port, requests, close: hosted.close };
+}
+
+function peerCard(streaming: boolean): CardTemplate {
+  return {
+    name: 'a2a-js peer (SDK 1.3.0)',
+    description: 'Test peer built on @a2a-js/sdk 1.3.0: direct message for questions, tasks with chunked artifacts otherwise.',
+    provider: { organization: 'peer-test', url: 'https://example.invalid' },
+    version: '1.0.0',
+    capabilities: { streaming, pushNotifications: true, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ ...PEER_SKILL, tags: [...PEER_SKILL.tags], examples: [...PEER_SKILL.examples], inputModes: ['text/plain'], outputModes: ['text/plain'], securityRequirements: [] }],
+    signatures: [],
+  };
+}
+
+/** The extended card differs visibly from the public one so tests can tell them apart. */
+function extendCard<C extends { name: string; skills: CardTemplate['skills'] }>(card: C): C {
+  return {
+    ...card,
+    name: `${card.name} (extended)`,
+    skills: [
+      ...card.skills,
+      { id: 'extended-only', name: 'Extended only', description: 'Only listed on the extended card.', tags: ['test'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] },
+    ],
+  };
+}
