@@ -6,6 +6,7 @@
  */
 import type { Upstream } from '../transport/upstream.js';
 import { upstreamFailure } from '../transport/errors.js';
+import { GATEWAY_USER_AGENT } from '../version.js';
 
 export interface CachedCard {
   readonly status: number;
@@ -70,7 +71,8 @@ export class CardCache {
   }
 
   private async fetch(upstream: Upstream, path: string, requestHeaders: Record<string, string | string[] | undefined>, stale: CachedCard | undefined): Promise<CachedCard> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // The gateway's own request (the card is shared by all clients): it says so in User-Agent.
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': GATEWAY_USER_AGENT };
     for (const name of CARD_REQUEST_HEADERS) {
       const value = header(requestHeaders, name);
       if (value) headers[name] = value;
