@@ -64,6 +64,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const url = `http://${host}:${address.port}`;
   registry.start();
   log.info({ url, agents: [...upstreams.keys()] }, 'gateway listening');
+  log.flush(); // the access log is buffered for throughput; start-up must show at once
 
   let closing: Promise<void> | undefined;
   const close = () =>

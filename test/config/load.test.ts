@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { parseDuration } from '../../src/config/duration.js';
+
+const problems = (yaml: string, env: Record<string, string> = {}) => {
+  try {
+    parseConfig(yaml, 'gw.yaml', env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error('expected the config to be rejected');
+};
+
+describe('config', () => {
+  it('fills defaults: no time limit on answers or streams, a connect timeout, default card path', () => {
+    const config = parseConfig('agents:\n  a:\n    url: http://127.0.0.1:9101/\n', 'gw.yaml', {});
+    expect(config.listen).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(config.agents['a']).toMatchObject({
+      url: 'http://127.0.0.1:9101',
+      cardPath: '/.well-known/agent-card.json',
+      timeouts: { connect: 10_000, headers: 0, bodyIdle: 0 },
+      headers: {},
+    });
+    expect(config.shutdown.grace).toBe(10_000);
+  });
+
+  it('substitutes ${ENV} in values, with $${X} as a literal', () => {
+    const config = parseConfig('agents:\n  a:\n    url: http://h:1\n    headers: { Authorization: "Bearer ${TOKEN}", X-Lit: "$${TOKEN}" }\n', 'gw.yaml', { TOKEN: 's3cret' });
+    expect(config.agents['a']!.headers).toEqual({ Authorization: 'Bearer s3cret', 'X-Lit': '${TOKEN}' });
+  });
+
+  it('names the key path of a missing environment variable', () => {
+    expect(problems('agents:\n  a:\n    url: http://h:1\n    headers: { Authorization: "Bearer ${NOPE}" }\n')).toEqual([
+      'agents.a.headers.Authorization: environment variable NOPE is not set',
+    ]);
+  });
+
+  it('reports every problem with its key path', () => {
+    const found = problems('listen: { port: 70000 }\nagents:\n  a:\n    url: ftp://x\n    timeouts: { connect: soon }\n    colour: red\n');
+    expect(found).toContain('agents.a.url: must be an absolute http:// or https:// URL');
+    expect(found.some((p) => p.startsWith('listen.port:'))).toBe(true);
+    expect(found.some((p) => p.startsWith('agents.a.timeouts.connect: "soon" is not a duration'))).toBe(true);
+    expect(found.some((p) => p.startsWith('agents.a') && p.includes('colour'))).toBe(true);
+  });
+
+  it('rejects an agent name that is not one path segment', () => {
+    expect(problems('agents:\n  "a/b":\n    url: http://h:1\n')).toEqual([expect.stringMatching(/^agents\.a\/b: an agent name is one URL path segment/)]);
+  });
+
+  it('rejects an empty fleet and YAML syntax errors', () => {
+    expect(problems('agents: {}\n')).toEqual(['agents: at least one agent is required']);
+    expect(problems('agents: [\n')[0]).toMatch(/^YAML syntax/);
+  });
+
+  it('parses durations', () => {
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('30s')).toBe(30_000);
+    expect(parseDuration('2m')).toBe(120_000);
+    expect(parseDuration('1.5h')).toBe(5_400_000);
+    expect(parseDuration('none')).toBe(0);
+    expect(parseDuration(250)).toBe(250);
+    expect(parseDuration('10 minutes')).toMatch(/not a duration/);
+    expect(parseDuration(-1)).toMatch(/non-negative/);
+  });
+});
