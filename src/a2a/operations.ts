@@ -1,0 +1,98 @@
+/**
+ * The closed set of A2A operations the gateway recognises, and the tables that map every wire
+ * spelling onto them. Names are the 1.0 canonical ones (wire-reference §1, spec §5.3).
+ *
+ * Pure: no I/O. Every `switch` over `Operation` ends in an exhaustiveness check so that adding an
+ * operation breaks the build where it is not handled (design principle 4).
+ */
+
+export type Binding = 'jsonrpc' | 'rest';
+export type ProtocolVersion = '1.0' | '0.3';
+
+export const OPERATIONS = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
+  /** The public card at the well-known path (§8.2); not an A2A operation but routed like one. */
+  'AgentCard',
+  'unknown',
+] as const;
+
+export type Operation = (typeof OPERATIONS)[number];
+
+/** JSON-RPC `method` → operation, for 1.0 (§9, wire-ref §1) and 0.3 (wire-ref §6.2). */
+const JSONRPC_METHODS: ReadonlyMap<string, { operation: Operation; version: ProtocolVersion }> = new Map([
+  ['SendMessage', { operation: 'SendMessage', version: '1.0' }],
+  ['SendStreamingMessage', { operation: 'SendStreamingMessage', version: '1.0' }],
+  ['GetTask', { operation: 'GetTask', version: '1.0' }],
+  ['ListTasks', { operation: 'ListTasks', version: '1.0' }],
+  ['CancelTask', { operation: 'CancelTask', version: '1.0' }],
+  ['SubscribeToTask', { operation: 'SubscribeToTask', version: '1.0' }],
+  ['CreateTaskPushNotificationConfig', { operation: 'CreateTaskPushNotificationConfig', version: '1.0' }],
+  ['GetTaskPushNotificationConfig', { operation: 'GetTaskPushNotificationConfig', version: '1.0' }],
+  ['ListTaskPushNotificationConfigs', { operation: 'ListTaskPushNotificationConfigs', version: '1.0' }],
+  ['DeleteTaskPushNotificationConfig', { operation: 'DeleteTaskPushNotificationConfig', version: '1.0' }],
+  ['GetExtendedAgentCard', { operation: 'GetExtendedAgentCard', version: '1.0' }],
+  ['message/send', { operation: 'SendMessage', version: '0.3' }],
+  ['message/stream', { operation: 'SendStreamingMessage', version: '0.3' }],
+  ['tasks/get', { operation: 'GetTask', version: '0.3' }],
+  ['tasks/cancel', { operation: 'CancelTask', version: '0.3' }],
+  ['tasks/resubscribe', { operation: 'SubscribeToTask', version: '0.3' }],
+  ['tasks/pushNotificationConfig/set', { operation: 'CreateTaskPushNotificationConfig', version: '0.3' }],
+  ['tasks/pushNotificationConfig/get', { operation: 'GetTaskPushNotificationConfig', version: '0.3' }],
+  ['tasks/pushNotificationConfig/list', { operation: 'ListTaskPushNotificationConfigs', version: '0.3' }],
+  ['tasks/pushNotificationConfig/delete', { operation: 'DeleteTaskPushNotificationConfig', version: '0.3' }],
+  ['agent/getAuthenticatedExtendedCard', { operation: 'GetExtendedAgentCard', version: '0.3' }],
+]);
+
+/** Looks a JSON-RPC method name up; `undefined` for names no version defines. */
+export function operationForJsonRpcMethod(
+  method: string,
+): { operation: Operation; version: ProtocolVersion } | undefined {
+  return JSONRPC_METHODS.get(method);
+}
+
+/** Every JSON-RPC method name we know, for docs and tests. */
+export function knownJsonRpcMethods(): string[] {
+  return [...JSONRPC_METHODS.keys()];
+}
+
+/**
+ * Operations answered with `text/event-stream` (§3.1.2, §3.1.6; wire-ref §1.1, §1.2).
+ * Agents may still answer them with a plain JSON error (capture
+ * `v1--edge-rpc-subscribe-unknown-task.http`), so the response decoder goes by Content-Type.
+ */
+export function isStreamingOperation(op: Operation): boolean {
+  switch (op) {
+    case 'SendStreamingMessage':
+    case 'SubscribeToTask':
+      return true;
+    case 'SendMessage':
+    case 'GetTask':
+    case 'ListTasks':
+    case 'CancelTask':
+    case 'CreateTaskPushNotificationConfig':
+    case 'GetTaskPushNotificationConfig':
+    case 'ListTaskPushNotificationConfigs':
+    case 'DeleteTaskPushNotificationConfig':
+    case 'GetExtendedAgentCard':
+    case 'AgentCard':
+    case 'unknown':
+      return false;
+    default: {
+      const _exhaustive: never = op;
+      return _exhaustive;
+    }
+  }
+}
+
+export { normaliseTaskState, isTerminal, isInterrupted, TASK_STATES } from './task-state.js';
+export type { TaskState } from './task-state.js';

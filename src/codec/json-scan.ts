@@ -1,0 +1,500 @@
+/**
+ * Bounded, incremental, path-selective JSON scanner over UTF-8 bytes.
+ *
+ * Why hand-written rather than `@streamparser/json` (measured, see test/codec/json-bench.ts):
+ * its tokenizer accumulates every string token whole before emitting it, so one 100 MB base64
+ * `raw` part would be held in memory — the hard memory cap (design principle 6) cannot be kept.
+ * It also walks every byte through a generic state switch. This scanner only keeps state for
+ * containers that can hold a wanted path, skips everything else by nesting depth, and jumps over
+ * string contents with `indexOf('"')`, so memory is O(depth of the wanted paths) and skipped
+ * bytes cost little.
+ *
+ * Validation is full along wanted paths and depth-only inside skipped subtrees (a `[}` deep in a
+ * skipped value is not noticed). Small bodies go through `JSON.parse` instead (json-body.ts),
+ * which validates everything.
+ */
+import { indexOfByte } from './byte-search.js';
+import { MAX_CAPTURED_STRING, splitPath, type FieldHit, type JsonFields, type JsonType } from './json-fields.js';
+
+export type ScanStatus = 'scanning' | 'complete' | 'partial' | 'malformed';
+
+interface PathNode {
+  children: Map<string, PathNode> | undefined;
+  wildcard: PathNode | undefined;
+  /** Set when this node is itself a requested path. */
+  path: string | undefined;
+}
+
+/** Compiled set of wanted paths; build once per decoder kind and share. */
+export interface ScanPlan {
+  readonly root: PathNode;
+}
+
+export function compileScanPlan(paths: readonly string[]): ScanPlan {
+  const root: PathNode = { children: undefined, wildcard: undefined, path: undefined };
+  for (const path of paths) {
+    let node = root;
+    for (const segment of splitPath(path)) {
+      if (segment === '*') {
+        node.wildcard ??= { children: undefined, wildcard: undefined, path: undefined };
+        node = node.wildcard;
+      } else {
+        node.children ??= new Map();
+        let child = node.children.get(segment);
+        if (child === undefined) {
+          child = { children: undefined, wildcard: undefined, path: undefined };
+          node.children.set(segment, child);
+        }
+        node = child;
+      }
+    }
+    node.path = path;
+  }
+  return { root };
+}
+
+function hasDescendants(node: PathNode): boolean {
+  return node.children !== undefined || node.wildcard !== undefined;
+}
+
+const enum Lex {
+  Value, // expecting a value
+  ValueOrEnd, // just after `[`
+  KeyOrEnd, // just after `{`
+  Key, // after `,` in an object
+  Colon,
+  CommaOrEnd,
+  String,
+  Number,
+  Literal,
+  Skip, // inside a skipped container, tracking depth only
+  SkipString, // inside a string within a skipped container
+  Done,
+}
+
+const enum StringRole {
+  Key,
+  Captured,
+  Ignored,
+}
+
+interface Frame {
+  readonly isArray: boolean;
+  readonly node: PathNode;
+  elements: number;
+  /** Hit to complete with the element count when this array closes. */
+  readonly countInto: string | undefined;
+}
+
+const QUOTE = 0x22;
+const BOM = [0xef, 0xbb, 0xbf];
+const BACKSLASH = 0x5c;
+const MAX_KEY_BYTES = 256;
+const MAX_NUMBER_BYTES = 64;
+const decoder = new TextDecoder();
+
+export interface JsonScanner {
+  push(chunk: Uint8Array): void;
+  /** `truncated`: the transport cut the body; an unfinished document is `partial`, not malformed. */
+  end(opts?: { truncated?: boolean }): { status: Exclude<ScanStatus, 'scanning'>; fields: JsonFields };
+  readonly status: ScanStatus;
+  readonly bytesScanned: number;
+  /** Bytes this scanner holds right now (capture buffers); for memory-bound tests. */
+  readonly heldBytes: number;
+}
+
+export function createJsonScanner(plan: ScanPlan, opts: { maxScanBytes: number }): JsonScanner {
+  return new Scanner(plan, opts.maxScanBytes);
+}
+
+class Scanner implements JsonScanner {
+  status: ScanStatus = 'scanning';
+  bytesScanned = 0;
+  private lex: Lex = Lex.Value;
+  private readonly frames: Frame[] = [];
+  private readonly hits = new Map<string, FieldHit>();
+  /** Node the next value is matched against (undefined = not wanted). */
+  private target: PathNode | undefined;
+  private skipDepth = 0;
+  private stringRole = StringRole.Ignored;
+  private escapeNext = false;
+  /** Reused buffer for keys and wanted scalars; `capturing` says whether the token is kept. */
+  private captureBuffer: Uint8Array | undefined;
+  private capturing = false;
+  private captureLength = 0;
+  private captureOverflow = false;
+  private capturePath: string | undefined;
+  private literal = '';
+  private literalAt = 0;
+  private bomAt = 0;
+
+  constructor(
+    plan: ScanPlan,
+    private readonly maxScanBytes: number,
+  ) {
+    this.target = plan.root;
+  }
+
+  get heldBytes(): number {
+    return this.captureBuffer?.byteLength ?? 0;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.status !== 'scanning' || chunk.length === 0) return;
+    let bytes = chunk;
+    const room = this.maxScanBytes - this.bytesScanned;
+    if (bytes.length > room) bytes = bytes.subarray(0, Math.max(0, room));
+    this.bytesScanned += bytes.length;
+    this.scan(bytes);
+    if (this.status === 'scanning' && bytes.length < chunk.length) this.status = 'partial';
+  }
+
+  end(opts: { truncated?: boolean } = {}): { status: Exclude<ScanStatus, 'scanning'>; fields: JsonFields } {
+    if (this.status === 'scanning') {
+      // A number at top level ends with the document.
+      if (this.lex === Lex.Number && this.frames.length === 0 && this.skipDepth === 0) this.finishNumber();
+      if (this.lex === Lex.Done) this.status = 'complete';
+      else this.status = opts.truncated === true ? 'partial' : 'malformed';
+    }
+    this.captureBuffer = undefined;
+    const hits = this.hits;
+    const status = this.status as Exclude<ScanStatus, 'scanning'>;
+    return { status, fields: { complete: status === 'complete', get: (path) => hits.get(path) } };
+  }
+
+  private fail(): void {
+    this.status = 'malformed';
+  }
+
+  private scan(buf: Uint8Array): void {
+    let i = this.bomAt < 3 ? this.skipBom(buf) : 0;
+    const n = buf.length;
+    while (i < n && this.status === 'scanning') {
+      switch (this.lex) {
+        case Lex.Skip:
+          i = this.skipContainer(buf, i);
+          break;
+        case Lex.SkipString: {
+          const end = this.findStringEnd(buf, i);
+          if (end < 0) return;
+          this.lex = Lex.Skip;
+          i = end + 1;
+          break;
+        }
+        case Lex.String:
+          i = this.continueString(buf, i);
+          break;
+        case Lex.Number:
+          i = this.continueNumber(buf, i);
+          break;
+        case Lex.Literal:
+          i = this.continueLiteral(buf, i);
+          break;
+        default: {
+          const b = buf[i] as number;
+          if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) {
+            i++;
+            break;
+          }
+          this.structural(b);
+          i++;
+        }
+      }
+    }
+  }
+
+  /** Skips a UTF-8 BOM at the very start, as TextDecoder does for the buffered path. */
+  private skipBom(buf: Uint8Array): number {
+    let i = 0;
+    while (this.bomAt < 3 && i < buf.length) {
+      if (buf[i] !== BOM[this.bomAt]) {
+        if (this.bomAt > 0) this.fail();
+        this.bomAt = 3;
+        return i;
+      }
+      this.bomAt++;
+      i++;
+    }
+    return i;
+  }
+
+  /** One significant byte outside strings, numbers and skipped containers. */
+  private structural(b: number): void {
+    switch (this.lex) {
+      case Lex.Value:
+      case Lex.ValueOrEnd:
+        if (b === 0x5d && this.lex === Lex.ValueOrEnd) return this.closeContainer(true);
+        return this.startValue(b);
+      case Lex.KeyOrEnd:
+        if (b === 0x7d) return this.closeContainer(false);
+        if (b !== QUOTE) return this.fail();
+        return this.startString(StringRole.Key);
+      case Lex.Key:
+        if (b !== QUOTE) return this.fail();
+        return this.startString(StringRole.Key);
+      case Lex.Colon:
+        if (b !== 0x3a) return this.fail();
+        this.lex = Lex.Value;
+        return;
+      case Lex.CommaOrEnd:
+        return this.afterValue(b);
+      case Lex.Done:
+        return this.fail();
+      default:
+        return this.fail();
+    }
+  }
+
+  private afterValue(b: number): void {
+    const top = this.frames[this.frames.length - 1];
+    if (top === undefined) return this.fail();
+    if (b === 0x2c) {
+      if (top.isArray) {
+        this.target = top.node.wildcard;
+        this.lex = Lex.Value;
+      } else {
+        this.lex = Lex.Key;
+      }
+      return;
+    }
+    if (b === 0x5d && top.isArray) return this.closeContainer(true);
+    if (b === 0x7d && !top.isArray) return this.closeContainer(false);
+    this.fail();
+  }
+
+  private startValue(b: number): void {
+    const node = this.target;
+    const top = this.frames[this.frames.length - 1];
+    if (top?.isArray === true) top.elements++;
+    const type = typeOfFirstByte(b);
+    if (type === undefined) return this.fail();
+    // First match in document order wins, as in fieldsFromValue.
+    const newHit = node?.path !== undefined && !this.hits.has(node.path) ? node.path : undefined;
+    if (type === 'object' || type === 'array') {
+      const isArray = type === 'array';
+      if (newHit !== undefined) this.hits.set(newHit, { type });
+      const countInto = isArray ? newHit : undefined;
+      if (node !== undefined && (hasDescendants(node) || countInto !== undefined)) {
+        this.frames.push({ isArray, node, elements: 0, countInto });
+        this.target = isArray ? node.wildcard : undefined;
+        this.lex = isArray ? Lex.ValueOrEnd : Lex.KeyOrEnd;
+      } else {
+        this.skipDepth = 1;
+        this.lex = Lex.Skip;
+      }
+      return;
+    }
+    this.capturePath = newHit;
+    if (type === 'string') return this.startString(newHit !== undefined ? StringRole.Captured : StringRole.Ignored);
+    if (type === 'number') {
+      this.beginCapture(newHit !== undefined);
+      this.appendCapture(Uint8Array.of(b), 0, 1, MAX_NUMBER_BYTES);
+      this.lex = Lex.Number;
+      return;
+    }
+    if (newHit !== undefined) this.hits.set(newHit, { type, value: type === 'null' ? null : b === 0x74 });
+    this.literal = b === 0x74 ? 'true' : b === 0x66 ? 'false' : 'null';
+    this.literalAt = 1;
+    this.lex = Lex.Literal;
+  }
+
+  private closeContainer(isArray: boolean): void {
+    const frame = this.frames.pop();
+    if (frame === undefined || frame.isArray !== isArray) return this.fail();
+    if (frame.countInto !== undefined) {
+      this.hits.set(frame.countInto, { type: 'array', count: frame.elements });
+    }
+    this.valueDone();
+  }
+
+  /** After any complete value: decide what comes next at the enclosing level. */
+  private valueDone(): void {
+    if (this.frames.length === 0) {
+      this.lex = Lex.Done;
+      return;
+    }
+    this.lex = Lex.CommaOrEnd;
+  }
+
+  private skipContainer(buf: Uint8Array, start: number): number {
+    let depth = this.skipDepth;
+    const n = buf.length;
+    for (let i = start; i < n; i++) {
+      const b = buf[i];
+      if (b === QUOTE) {
+        this.skipDepth = depth;
+        this.lex = Lex.SkipString;
+        this.escapeNext = false;
+        return i + 1;
+      }
+      if (b === 0x7b || b === 0x5b) depth++;
+      else if (b === 0x7d || b === 0x5d) {
+        depth--;
+        if (depth === 0) {
+          this.skipDepth = 0;
+          this.valueDone();
+          return i + 1;
+        }
+      }
+    }
+    this.skipDepth = depth;
+    return n;
+  }
+
+  private startString(role: StringRole): void {
+    this.stringRole = role;
+    this.escapeNext = false;
+    this.lex = Lex.String;
+    this.beginCapture(role !== StringRole.Ignored);
+  }
+
+  private continueString(buf: Uint8Array, start: number): number {
+    const end = this.findStringEnd(buf, start);
+    const stop = end < 0 ? buf.length : end;
+    if (this.capturing) {
+      const limit = this.stringRole === StringRole.Key ? MAX_KEY_BYTES : MAX_CAPTURED_STRING;
+      this.appendCapture(buf, start, stop, limit);
+    }
+    if (end < 0) return buf.length;
+    this.finishString();
+    return end + 1;
+  }
+
+  private finishString(): void {
+    const text = this.takeCapture();
+    if (this.stringRole === StringRole.Key) {
+      const frame = this.frames[this.frames.length - 1] as Frame;
+      this.target = text === undefined ? undefined : frame.node.children?.get(text);
+      this.lex = Lex.Colon;
+      return;
+    }
+    if (this.stringRole === StringRole.Captured && this.capturePath !== undefined) {
+      this.hits.set(
+        this.capturePath,
+        text === undefined
+          ? { type: 'string', truncated: true, value: '' }
+          : this.captureOverflow
+            ? { type: 'string', value: text, truncated: true }
+            : { type: 'string', value: text },
+      );
+    }
+    this.capturePath = undefined;
+    this.valueDone();
+  }
+
+  /**
+   * Index of the closing quote at or after `start`, or -1 if the string goes on past this chunk.
+   * A quote is escaped when an odd run of backslashes precedes it; runs cannot cross a quote, so
+   * counting back to `start` is enough, and `escapeNext` carries a run split across chunks.
+   */
+  private findStringEnd(buf: Uint8Array, start: number): number {
+    let from = start;
+    if (this.escapeNext) {
+      if (from >= buf.length) return -1;
+      from++;
+      this.escapeNext = false;
+    }
+    const floor = from;
+    for (;;) {
+      const q = indexOfByte(buf, QUOTE, from);
+      if (q < 0) {
+        this.escapeNext = (backslashRun(buf, buf.length - 1, floor) & 1) === 1;
+        return -1;
+      }
+      if ((backslashRun(buf, q - 1, floor) & 1) === 0) return q;
+      from = q + 1;
+    }
+  }
+
+  private continueNumber(buf: Uint8Array, start: number): number {
+    let i = start;
+    while (i < buf.length && isNumberByte(buf[i] as number)) i++;
+    if (this.capturing) this.appendCapture(buf, start, i, MAX_NUMBER_BYTES);
+    if (i < buf.length) this.finishNumber();
+    return i;
+  }
+
+  private finishNumber(): void {
+    const text = this.takeCapture();
+    if (this.capturePath !== undefined && text !== undefined) {
+      const value = Number(text);
+      if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value)) return this.fail();
+      this.hits.set(this.capturePath, { type: 'number', value });
+    }
+    this.capturePath = undefined;
+    this.valueDone();
+  }
+
+  private continueLiteral(buf: Uint8Array, start: number): number {
+    let i = start;
+    while (i < buf.length && this.literalAt < this.literal.length) {
+      if (buf[i] !== this.literal.charCodeAt(this.literalAt)) {
+        this.fail();
+        return i;
+      }
+      this.literalAt++;
+      i++;
+    }
+    if (this.literalAt === this.literal.length) this.valueDone();
+    return i;
+  }
+
+  private beginCapture(wanted: boolean): void {
+    this.capturing = wanted;
+    this.captureLength = 0;
+    this.captureOverflow = false;
+  }
+
+  private appendCapture(buf: Uint8Array, from: number, to: number, limit: number): void {
+    if (!this.capturing) return;
+    const take = Math.min(limit - this.captureLength, to - from);
+    if (take < to - from) this.captureOverflow = true;
+    if (take <= 0) return;
+    let target = this.captureBuffer ?? new Uint8Array(MAX_KEY_BYTES);
+    if (this.captureLength + take > target.length) {
+      const grown = new Uint8Array(Math.max(target.length * 2, this.captureLength + take));
+      grown.set(target.subarray(0, this.captureLength));
+      target = grown;
+    }
+    target.set(buf.subarray(from, from + take), this.captureLength);
+    this.captureBuffer = target;
+    this.captureLength += take;
+  }
+
+  /**
+   * The captured token as text, JSON escapes resolved. `undefined` for an over-long key (it
+   * cannot match a wanted key) or an escape sequence cut by the capture cap.
+   */
+  private takeCapture(): string | undefined {
+    if (!this.capturing) return undefined;
+    const bytes = (this.captureBuffer ?? new Uint8Array(0)).subarray(0, this.captureLength);
+    if (this.stringRole === StringRole.Key && this.lex === Lex.String && this.captureOverflow) return undefined;
+    const raw = decoder.decode(bytes);
+    if (this.lex !== Lex.String || !raw.includes('\\')) return raw;
+    try {
+      return JSON.parse(`"${raw}"`) as string;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function backslashRun(buf: Uint8Array, from: number, floor: number): number {
+  let count = 0;
+  for (let j = from; j >= floor && buf[j] === BACKSLASH; j--) count++;
+  return count;
+}
+
+function isNumberByte(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x2b || b === 0x2e || b === 0x65 || b === 0x45;
+}
+
+function typeOfFirstByte(b: number): JsonType | undefined {
+  if (b === 0x7b) return 'object';
+  if (b === 0x5b) return 'array';
+  if (b === QUOTE) return 'string';
+  if (b === 0x2d || (b >= 0x30 && b <= 0x39)) return 'number';
+  if (b === 0x74 || b === 0x66) return 'boolean';
+  if (b === 0x6e) return 'null';
+  return undefined;
+}
