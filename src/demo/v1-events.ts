@@ -1,8 +1,8 @@
-// Builders for @a2a-js/sdk 1.3.0 objects. The SDK's TypeScript types are generated from the
+// Builders for @a2a-js/sdk 1.3.0 objects (agent events, and user messages for the demo client). The SDK's TypeScript types are generated from the
 // proto, so every field is required (empty strings, empty arrays, `undefined` metadata);
 // these helpers fill the defaults once so agent code reads like the protocol, not like proto.
 import { randomUUID } from 'node:crypto';
-import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type Artifact, type Message, type Part, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type RequestContext } from '@a2a-js/sdk/server';
 
 export function textPart(text: string, mediaType = 'text/plain'): Part {
@@ -30,6 +30,35 @@ export function agentMessage(text: string, contextId: string, taskId = ''): Mess
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
+  };
+}
+
+/** A message authored by the user (client side), e.g. for the demo client. */
+export function userMessage(parts: Part[], ids: { taskId?: string; contextId?: string } = {}): Message {
+  return {
+    messageId: randomUUID(),
+    contextId: ids.contextId ?? '',
+    taskId: ids.taskId ?? '',
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/** A SendMessageRequest; returnImmediately defaults to false (blocking), as in the spec. */
+export function sendRequest(message: Message, config: { returnImmediately?: boolean; historyLength?: number } = {}): SendMessageRequest {
+  return {
+    tenant: '',
+    message,
+    configuration: {
+      acceptedOutputModes: ['text/plain'],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: config.returnImmediately ?? false,
+      ...(config.historyLength === undefined ? {} : { historyLength: config.historyLength }),
+    },
+    metadata: undefined,
   };
 }
 

@@ -15,7 +15,7 @@
 // the protocolVersion of the interface it picked ('1.0'; '0.3' when legacyCompat selected a 0.3
 // interface). The 0.3.14 client sends no A2A-Version header at all (servers read that as 0.3).
 import { randomUUID } from 'node:crypto';
-import { Role, type Message, type SendMessageRequest } from '@a2a-js/sdk';
+import type { Message } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -30,7 +30,7 @@ import {
   ClientFactoryOptions as ClientFactoryOptionsV03,
   type Client as ClientV03,
 } from 'a2a-sdk-v03/client';
-import { textPart } from '../../src/demo/v1-events.js';
+import { sendRequest, textPart, userMessage } from '../../src/demo/v1-events.js';
 
 export type TransportName = 'JSONRPC' | 'HTTP+JSON';
 
@@ -83,32 +83,11 @@ export interface UserMessageOptions {
 
 /** A 1.0 user message with one text part. */
 export function userMessageV1(text: string, opts: UserMessageOptions = {}): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: opts.contextId ?? '',
-    taskId: opts.taskId ?? '',
-    role: Role.ROLE_USER,
-    parts: [textPart(text, opts.mediaType)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  return userMessage([textPart(text, opts.mediaType)], opts);
 }
 
 /** A 1.0 SendMessageRequest; returnImmediately defaults to false (blocking), as in the spec. */
-export function sendRequestV1(message: Message, config: { returnImmediately?: boolean; historyLength?: number } = {}): SendMessageRequest {
-  return {
-    tenant: '',
-    message,
-    configuration: {
-      acceptedOutputModes: ['text/plain'],
-      taskPushNotificationConfig: undefined,
-      returnImmediately: config.returnImmediately ?? false,
-      ...(config.historyLength === undefined ? {} : { historyLength: config.historyLength }),
-    },
-    metadata: undefined,
-  };
-}
+export const sendRequestV1 = sendRequest;
 
 /** A 0.3 user message with one text part (0.3 text parts carry no media type). */
 export function userMessageV03(text: string, opts: Omit<UserMessageOptions, 'mediaType'> = {}): MessageV03 {

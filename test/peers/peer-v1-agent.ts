@@ -1,6 +1,7 @@
 // The captured test agent, as an @a2a-js/sdk 1.3.0 AgentExecutor (script in peer-common.ts).
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { TaskRuns, sleep } from '../../src/demo/task-runs.js';
+import { cancelVia } from '../../src/demo/agents/common.js';
 import { agentMessage, artifactUpdate, messageText, openingTask, statusUpdate, TaskState } from '../../src/demo/v1-events.js';
 import { ARTIFACT, TEXT, scriptFor } from './peer-common.js';
 
@@ -67,12 +68,7 @@ export class PeerV1Executor implements AgentExecutor {
     }
   }
 
-  /**
-   * Called by the SDK with the task's live bus; its cancel path then waits on that bus for a
-   * terminal event, so CANCELED is published here whether or not a loop is running.
-   */
-  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    this.runs.cancel(taskId);
-    bus.publish(statusUpdate(taskId, this.runs.contextOf(taskId), TaskState.TASK_STATE_CANCELED, TEXT.canceled));
-  };
+  /** Stops the loop if any and always publishes CANCELED (the SDK waits for it on the bus). */
+  cancelTask = cancelVia(this.runs, TEXT.canceled);
 }
+
