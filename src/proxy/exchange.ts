@@ -6,8 +6,48 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Upstream } from '../transport/upstream.js';
 import type { GatewayError } from '../transport/errors.js';
+import type { Binding, Operation, ProtocolVersion, TaskState } from '../a2a/operations.js';
 
 export type ExchangeOutcome = 'complete' | 'client-gone' | 'upstream-error' | 'gateway-error';
+
+/** The shape an exchange took: a direct Message, a Task, an A2A/JSON-RPC error, or anything else. */
+export type ExchangeKind = 'message' | 'task' | 'error' | 'other';
+
+export type StreamEventKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdate' | 'error';
+
+/** What inspection learned about the A2A exchange (filled by the inspector when the body ends). */
+export interface A2AFacts {
+  binding: Binding;
+  version: ProtocolVersion;
+  operation: Operation;
+  kind: ExchangeKind;
+  taskId?: string;
+  contextId?: string;
+  messageId?: string;
+  /** Final task state, normalised to the 1.0 names whatever the wire said. */
+  state?: TaskState;
+  /** The send was blocking (1.0 returnImmediately false/absent; 0.3 blocking true/absent). */
+  blocking?: boolean;
+  /** An A2A or JSON-RPC error answered by the agent (JSON-RPC code, or REST ErrorInfo reason). */
+  error?: { code?: number; reason?: string; message?: string };
+  /** For SSE responses. */
+  stream?: {
+    events: Record<StreamEventKind, number>;
+    /** Milliseconds from the exchange's start to the first event. */
+    firstEventMs?: number;
+    keepalives: number;
+  };
+  /** Inspection hit its byte cap before it found everything it looks for. */
+  partial: boolean;
+}
+
+export interface Finding {
+  /** Stable rule id, e.g. `a2a.send-result-shape`. */
+  rule: string;
+  message: string;
+  /** Spec or wire-reference section the rule comes from. */
+  spec?: string;
+}
 
 export interface ExchangeRecord {
   agent: string;
@@ -21,11 +61,17 @@ export interface ExchangeRecord {
   bytesOut: number;
   durationMs: number;
   outcome: ExchangeOutcome;
+  /** A gateway-side failure (GatewayError reason), distinct from an A2A error the agent sent. */
   error?: { reason: string; message: string };
+  /** Undefined for requests inspection could not classify at all (e.g. inspection off). */
+  a2a?: A2AFacts;
+  findings: Finding[];
 }
 
 /** Subscribers to finished exchanges. They must not throw; the pipeline guards them anyway. */
 export interface ExchangeObserver {
+  /** Just before the request goes to the agent: may add headers (e.g. W3C traceparent). */
+  onForward?(exchange: Exchange, headers: string[]): void;
   /** A chunk of the request body as it is sent upstream. */
   onRequestChunk?(exchange: Exchange, chunk: Buffer): void;
   onResponseStart?(exchange: Exchange, status: number, headers: Record<string, string | string[] | undefined>): void;
@@ -58,6 +104,7 @@ export class Exchange {
       bytesOut: 0,
       durationMs: 0,
       outcome: 'complete',
+      findings: [],
     };
   }
 

@@ -73,6 +73,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         { peerAddress: normalizeAddress(req.socket.remoteAddress), trusted, proto: 'encrypted' in req.socket ? 'https' : 'http' },
         upstream.extraHeaders,
       );
+      for (const o of observers) o.onForward?.(exchange, headers);
       const extended = isExtendedCardRequest(method, rest, sniff);
       await forward(exchange, {
         method,
