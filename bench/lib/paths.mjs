@@ -1,0 +1,142 @@
+// The paths under test. Each fronts the same upstreams and exposes them as
+// `<base>/agents/<name>/...` (direct: the upstream's own URL). A path is
+//   { name, label, kind, available(): {ok, reason}, start(ctx): Promise<void>,
+//     agentUrl(name): string, pid: number|null (the process to measure), stop(): Promise<void> }
+// Gateway variants are data: add an entry to GATEWAY_VARIANTS to benchmark another config
+// (tracing exporter on, blocking upgrade on, ...) side by side with the others.
+import { writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort, startProcess, stopProcess, waitForHttp } from './procs.mjs';
+import { proxyConfig, startNginx } from './nginx.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const benchDir = path.resolve(here, '..');
+export const repoDir = path.resolve(benchDir, '..');
+export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
+
+/**
+ * Gateway variants, each run as its own process side by side with the other paths.
+ * `config` is merged over the generated base config ({listen, agents}); `env` over process.env;
+ * `nodeArgs` go before dist/cli.js.
+ */
+export const GATEWAY_VARIANTS = [
+  {
+    name: 'gateway',
+    label: 'gateway (as shipped: default config)',
+    config: {},
+  },
+  // Once the tracing exporter exists, benchmark it on as a second variant, e.g.:
+  // { name: 'gateway+tracing', label: 'gateway, tracing exporter on', config: { tracing: { exporter: 'otlp', endpoint: 'http://127.0.0.1:<sink>' } } },
+  // Later, the blocking upgrade:
+  // { name: 'gateway+blocking', label: 'gateway, blocking upgrade on', config: { blockingUpgrade: { enabled: true } } },
+];
+
+export function directPath() {
+  let routes;
+  return {
+    name: 'direct',
+    label: 'direct (no proxy)',
+    kind: 'direct',
+    pid: null,
+    available: () => ({ ok: true }),
+    async start(ctx) { routes = ctx.routes; },
+    agentUrl: (name) => routes.get(name),
+    async stop() {},
+  };
+}
+
+export function nginxPath() {
+  let port;
+  let started;
+  const p = {
+    name: 'nginx',
+    label: 'nginx (1 worker, proxy_buffering off, keep-alive upstream)',
+    kind: 'nginx',
+    pid: null,
+    available: (ctx) => (ctx.nginxBin ? { ok: true } : { ok: false, reason: 'nginx not installed (apt-get install nginx)' }),
+    async start(ctx) {
+      port = await freePort();
+      const dir = path.join(ctx.runDir, 'nginx-proxy');
+      mkdirSync(dir, { recursive: true });
+      started = await startNginx(ctx.nginxBin, 'nginx-proxy', dir, proxyConfig(dir, port, ctx.routes),
+        `http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`);
+      p.pid = started.workerPid;
+      p.masterPid = started.entry.child.pid;
+    },
+    agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
+    async stop() { if (started) await stopProcess(started.entry); },
+  };
+  return p;
+}
+
+export function nodePath() {
+  let port;
+  let entry;
+  const p = {
+    name: 'node',
+    label: 'plain Node pass-through (http-proxy-middleware on node:http)',
+    kind: 'node',
+    pid: null,
+    available: () => ({ ok: true }),
+    async start(ctx) {
+      port = await freePort();
+      const args = [path.join(benchDir, 'servers', 'node-proxy.mjs'), '--port', String(port)];
+      for (const [name, url] of ctx.routes) args.push('--route', `${name}=${url}`);
+      entry = startProcess('node-proxy', process.execPath, args, { cwd: repoDir });
+      await waitForHttp(`http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`, { entry });
+      p.pid = entry.child.pid;
+    },
+    agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
+    async stop() { if (entry) await stopProcess(entry); },
+  };
+  return p;
+}
+
+/**
+ * A gateway variant. With `profileDir`, runs under `node --cpu-prof` and a preload that turns
+ * SIGTERM into process.exit() so the profile is written when the harness stops it.
+ */
+export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
+  let port;
+  let entry;
+  const p = {
+    name: profileDir ? `${variant.name} (profiled)` : variant.name,
+    label: variant.label ?? variant.name,
+    kind: 'gateway',
+    variant,
+    pid: null,
+    available: () => (existsSync(cli)
+      ? { ok: true }
+      : { ok: false, reason: `not available (build missing: ${path.relative(repoDir, cli) || cli}; run \`npm run build\`)` }),
+    async start(ctx) {
+      port = await freePort();
+      const agents = {};
+      for (const [name, url] of ctx.routes) agents[name] = { url };
+      const config = { listen: { host: '127.0.0.1', port }, agents, ...(variant.config ?? {}) };
+      const file = path.join(ctx.runDir, `gateway-${variant.name.replace(/[^a-z0-9]+/gi, '_')}${profileDir ? '-prof' : ''}.yaml`);
+      // JSON is YAML: no YAML writer needed.
+      writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+      const nodeArgs = [...(variant.nodeArgs ?? [])];
+      if (profileDir) {
+        mkdirSync(profileDir, { recursive: true });
+        nodeArgs.push('--cpu-prof', '--cpu-prof-dir', profileDir,
+          '--import', pathToFileURL(path.join(benchDir, 'lib', 'exit-on-signal.mjs')).href);
+      }
+      entry = startProcess(p.name, process.execPath,
+        [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)], {
+          // The gateway writes one JSON access-log line per exchange on stdout: discard it.
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: { ...process.env, ...(variant.env ?? {}) },
+          cwd: repoDir,
+        });
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, { entry, timeoutMs: 20000 });
+      p.pid = entry.child.pid;
+    },
+    agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
+    async stop() { if (entry) await stopProcess(entry, { graceMs: 10000 }); },
+    get stderrTail() { return entry?.stderrTail ?? ''; },
+  };
+  return p;
+}

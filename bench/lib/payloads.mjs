@@ -1,0 +1,152 @@
+// Request and response bodies, modelled on the recorded A2A 1.0 exchanges in
+// shared/a2a/captures (v1--jsonrpc-send-question.http, v1--jsonrpc-send-blocking.http).
+
+export const A2A_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json',
+  'a2a-version': '1.0',
+};
+
+export const SSE_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'text/event-stream',
+  'a2a-version': '1.0',
+};
+
+/** SendMessage request (the capture's, byte for byte). */
+export function sendMessageRequest(text = 'what is 6x7?', id = 1) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'SendMessage',
+    params: {
+      message: {
+        messageId: 'eeae2495-8875-4db1-b317-bae4233064be',
+        role: 'ROLE_USER',
+        parts: [{ text, mediaType: 'text/plain' }],
+      },
+      configuration: { acceptedOutputModes: ['text/plain'] },
+    },
+    id,
+  });
+}
+
+/** Scenario 1 response: a direct Message (the capture's response body, 251 bytes). */
+export const SMALL_MESSAGE_RESPONSE =
+  '{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"57576e05-9280-4c58-a2f0-1a4d0b8023e8","contextId":"7213f23e-d523-4be2-9ed2-d683af2f7cf3","role":"ROLE_AGENT","parts":[{"text":"You asked: what is 6x7? Answer: 42.","mediaType":"text/plain"}]}}}';
+
+const TASK_ID = 'e1bb4e81-cdf1-494d-a100-3f3cdf925a17';
+const CONTEXT_ID = '6dc9ac75-dd6c-4128-9b4a-11144865e7bd';
+
+/** Deterministic filler text of exactly `n` ASCII characters (no quotes, backslashes or `$`). */
+export function filler(n, seed = 'lorem ipsum dolor sit amet consectetur adipiscing elit ') {
+  if (n <= 0) return '';
+  return seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
+}
+
+/** A completed Task with artifacts; `artifactBytes` of text spread over `nArtifacts` artifacts. */
+export function taskResponse({ artifactBytes = 9000, nArtifacts = 3, id = 1 } = {}) {
+  const per = Math.floor(artifactBytes / nArtifacts);
+  const artifacts = [];
+  for (let i = 0; i < nArtifacts; i++) {
+    artifacts.push({
+      artifactId: `result-${i}-e1bb4e81`,
+      name: `result-${i}.txt`,
+      description: 'bench artifact',
+      parts: [{ text: filler(per), mediaType: 'text/plain' }],
+    });
+  }
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    result: {
+      task: {
+        id: TASK_ID,
+        contextId: CONTEXT_ID,
+        status: {
+          state: 'TASK_STATE_COMPLETED',
+          message: {
+            messageId: '714f5ba6-c0ea-48fc-a3a6-a8b1ee3d4bd1',
+            contextId: CONTEXT_ID,
+            taskId: TASK_ID,
+            role: 'ROLE_AGENT',
+            parts: [{ text: 'All done.', mediaType: 'text/plain' }],
+          },
+          timestamp: '2026-11-29T23:06:24.403Z',
+        },
+        artifacts,
+        history: [
+          {
+            messageId: 'f94dc1da-09d7-4975-82a1-d6cddbc74997',
+            contextId: CONTEXT_ID,
+            taskId: TASK_ID,
+            role: 'ROLE_USER',
+            parts: [{ text: 'process this', mediaType: 'text/plain' }],
+          },
+        ],
+        metadata: {},
+      },
+    },
+  });
+}
+
+/** The ~10 KB Task of scenario 2. */
+export const TASK_10K_RESPONSE = taskResponse({ artifactBytes: 9300, nArtifacts: 3 });
+
+/**
+ * The head and tail of a Task whose one artifact holds one huge text part; the caller writes
+ * head + `filler` bytes + tail to get a body of exactly `totalBytes` (scenario 5, unary).
+ */
+export function hugeTaskParts(totalBytes) {
+  const head = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      task: {
+        id: TASK_ID,
+        contextId: CONTEXT_ID,
+        status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-11-29T23:06:24.403Z' },
+        artifacts: [{ artifactId: 'huge', name: 'huge.txt', parts: [{ text: '@@FILL@@', mediaType: 'text/plain' }] }],
+        metadata: {},
+      },
+    },
+  });
+  const [before, after] = head.split('@@FILL@@');
+  const fillBytes = totalBytes - before.length - after.length;
+  if (fillBytes < 0) throw new Error('totalBytes too small');
+  return { before, after, fillBytes };
+}
+
+/** A minimal A2A 1.0 agent card for an upstream at `baseUrl`. */
+export function agentCard(baseUrl, name) {
+  return JSON.stringify({
+    name: `bench-${name}`,
+    description: `Benchmark upstream (${name}): fixed responses, no work.`,
+    version: '1.0.0',
+    supportedInterfaces: [{ url: `${baseUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+  });
+}
+
+/**
+ * SendStreamingMessage request. The SSE upstream reads its instructions from
+ * params.metadata.bench: {events, eventBytes, mode: 'burst'|'paced'|'interval', rate, intervalMs, kind}.
+ */
+export function streamingRequest(bench, id = 1) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'SendStreamingMessage',
+    params: {
+      message: {
+        messageId: 'bee2a6f7-6f30-4ae9-80f0-30a5a1c7f9a6',
+        role: 'ROLE_USER',
+        parts: [{ text: 'stream this', mediaType: 'text/plain' }],
+      },
+      configuration: { acceptedOutputModes: ['text/plain'] },
+      metadata: { bench },
+    },
+    id,
+  });
+}

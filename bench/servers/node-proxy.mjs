@@ -1,0 +1,62 @@
+// The "plain Node pass-through": what a Node team would write instead of the gateway.
+// http-proxy-middleware on a bare node:http server, no inspection, keep-alive upstream agent.
+//
+//   node bench/servers/node-proxy.mjs --port N --route name=http://127.0.0.1:P [--route ...]
+//
+// Routes /agents/<name>/<rest> to <url>/<rest>, like the gateway. Exits when its stdin closes
+// (the harness died) or on SIGTERM.
+import http from 'node:http';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+
+const argv = process.argv.slice(2);
+let port = 0;
+const routes = new Map();
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--port') port = Number(argv[++i]);
+  else if (argv[i] === '--route') {
+    const [name, url] = argv[++i].split(/=(.*)/s);
+    routes.set(name, url);
+  }
+}
+if (!port || routes.size === 0) {
+  console.error('usage: node-proxy.mjs --port N --route name=url [--route ...]');
+  process.exit(2);
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
+const first = routes.values().next().value;
+
+const proxy = createProxyMiddleware({
+  target: first,
+  agent,
+  router: (req) => {
+    const m = /^\/agents\/([^/]+)/.exec(req.url ?? '');
+    return (m && routes.get(m[1])) || first;
+  },
+  pathRewrite: (p) => p.replace(/^\/agents\/[^/]+/, '') || '/',
+  proxyTimeout: 600_000,
+  logger: undefined,
+});
+
+const server = http.createServer((req, res) => {
+  proxy(req, res, (err) => {
+    if (!res.headersSent) res.writeHead(err ? 502 : 404, { 'content-type': 'text/plain' });
+    res.end(err ? 'bad gateway' : 'not found');
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.requestTimeout = 0;
+server.listen({ port, host: '127.0.0.1', backlog: 4096 }, () => {
+  process.stderr.write(`node-proxy listening on http://127.0.0.1:${port}\n`);
+});
+
+const shutdown = () => {
+  server.close();
+  server.closeAllConnections?.();
+  process.exit(0);
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+process.stdin.on('end', shutdown);
+process.stdin.on('error', shutdown);
+process.stdin.resume();
