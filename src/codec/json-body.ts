@@ -50,8 +50,15 @@ export const PARSE_BUFFER_BYTES = 16 * 1024;
 
 const utf8 = new TextDecoder();
 
-export function createJsonBodyReader(plan: ScanPlan, opts: { maxBytes: number }): JsonBodyReader {
-  const bufferCap = Math.min(opts.maxBytes, PARSE_BUFFER_BYTES);
+export interface JsonBodyOptions {
+  /** Inspection cap: bytes read at most; the scanner stops there and reports `partial`. */
+  readonly maxBytes: number;
+  /** Bodies up to this size are parsed whole (default `PARSE_BUFFER_BYTES`; tests lower it). */
+  readonly parseBufferBytes?: number;
+}
+
+export function createJsonBodyReader(plan: ScanPlan, opts: JsonBodyOptions): JsonBodyReader {
+  const bufferCap = Math.min(opts.maxBytes, opts.parseBufferBytes ?? PARSE_BUFFER_BYTES);
   let buffer: Uint8Array | undefined;
   let buffered = 0;
   let total = 0;

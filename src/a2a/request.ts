@@ -1,0 +1,242 @@
+/**
+ * Request classification: binding, version, operation and the ids a gateway wants to know,
+ * from the request head plus the body fed chunk by chunk. Pure and incremental
+ * (design principle 3); it never throws on bad input — anything it cannot place becomes
+ * operation `unknown` with a finding, and the bytes go on unchanged.
+ */
+import { createJsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
+import { stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
+import { FindingSink, type Finding } from './findings.js';
+import { isStreamingOperation, operationForJsonRpcMethod, type Binding, type Operation, type ProtocolVersion } from './operations.js';
+import {
+  REQUEST_PLAN,
+  historyLengthIn,
+  isBlocking,
+  jsonRpcTaskIds,
+  messageFacts,
+  payloadVersion,
+  pushUrl,
+  type BodyRoot,
+} from './request-body.js';
+import { matchRestRoute, tenantFromPrefix, type RestRouteMatch } from './rest-routes.js';
+import { classifyUrl, isNonPublic } from './url-host.js';
+import { decideVersion, type VersionSignal } from './version.js';
+
+export interface RequestHead {
+  readonly method: string;
+  /** Path after the gateway's `/agents/{name}` prefix, without the query. */
+  readonly path: string;
+  /** Query string, with or without the leading `?`. */
+  readonly query: string;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+}
+
+export interface RequestDecoderOptions {
+  /** Inspection cap: body bytes read, and the most held in memory at once. */
+  readonly maxBytes: number;
+  /** REST interface base paths of the agent (from its card), to recognise a `/{tenant}` segment. */
+  readonly restBasePaths?: readonly string[];
+  /** Tuning: bodies up to this size are parsed whole, bigger ones scanned (default 16 KiB). */
+  readonly parseBufferBytes?: number;
+}
+
+export interface RequestFacts {
+  /** `unknown` when neither a JSON-RPC body nor a REST route was recognised. */
+  readonly binding: Binding | 'unknown';
+  readonly version: ProtocolVersion;
+  /** Which signal decided `version`. */
+  readonly versionSignal: VersionSignal;
+  /** Raw `A2A-Version` header, when sent. */
+  readonly versionHeader?: string;
+  readonly operation: Operation;
+  /** The operation answers with an SSE stream. */
+  readonly streaming: boolean;
+  readonly jsonrpcMethod?: string;
+  /** JSON-RPC `id`; meaningful when `jsonrpcIdPresent` is true. */
+  readonly jsonrpcId?: string | number | null;
+  /** `false` for a notification (no `id`), `undefined` when the body was not read that far. */
+  readonly jsonrpcIdPresent?: boolean;
+  readonly tenant?: string;
+  /** REST: path before the route (interface base path and tenant segment). */
+  readonly restPrefix?: string;
+  readonly taskId?: string;
+  readonly contextId?: string;
+  readonly messageId?: string;
+  readonly pushConfigId?: string;
+  /** SendMessage only: waits for a terminal or interrupted state (§3.2.2). */
+  readonly blocking?: boolean;
+  readonly historyLength?: number;
+  /** Webhook URL of a push-notification config carried by the request. */
+  readonly pushUrl?: string;
+  readonly body: JsonBodyStatus;
+  readonly bodyBytes: number;
+  /** The body went past `maxBytes` before it was read whole; absent facts may exist. */
+  readonly partial: boolean;
+  /** The body is not valid JSON. */
+  readonly malformed: boolean;
+  readonly findings: readonly Finding[];
+}
+
+export interface RequestDecoder {
+  push(chunk: Uint8Array): void;
+  end(opts?: { aborted?: boolean }): RequestFacts;
+  /** Body bytes held right now; stays within `maxBytes`. */
+  readonly heldBytes: number;
+}
+
+export function createRequestDecoder(head: RequestHead, opts: RequestDecoderOptions): RequestDecoder {
+  const body = createJsonBodyReader(REQUEST_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
+  return {
+    push: (chunk) => body.push(chunk),
+    end(endOpts = {}) {
+      const read = body.end({ truncated: endOpts.aborted === true });
+      return classify(head, opts, read.fields, read.status, read.bytes);
+    },
+    get heldBytes() {
+      return body.heldBytes;
+    },
+  };
+}
+
+function classify(
+  head: RequestHead,
+  opts: RequestDecoderOptions,
+  fields: JsonFields,
+  status: JsonBodyStatus,
+  bodyBytes: number,
+): RequestFacts {
+  const findings = new FindingSink();
+  if (status === 'malformed') findings.add('a2a.invalid-json', 'request body');
+  if (status === 'partial') findings.add('gateway.inspect-partial', 'request body');
+  const query = parseQuery(head.query !== '' ? head.query : (head.path.split('?')[1] ?? ''));
+  const versionHeader = head.headers['a2a-version'];
+  const common = {
+    versionHeader,
+    body: status,
+    bodyBytes,
+    partial: status === 'partial',
+    malformed: status === 'malformed',
+  };
+  const isJsonRpc = fields.get('jsonrpc') !== undefined || (typeAt(fields, '') === 'array' && fields.get('*.jsonrpc') !== undefined);
+  const route = isJsonRpc ? undefined : matchRestRoute(head.method, head.path);
+  const payloadRoot: BodyRoot = isJsonRpc ? 'params' : '';
+  const { version, signal } = decideVersion(
+    {
+      header: versionHeader,
+      query: query.get('A2A-Version'),
+      method: isJsonRpc ? operationForJsonRpcMethod(stringAt(fields, 'method') ?? '')?.version : undefined,
+      restPath: route === undefined || route.operation === 'AgentCard' ? undefined : route.legacyV1 ? '0.3' : '1.0',
+      payload: payloadVersion(fields, payloadRoot),
+    },
+    findings,
+  );
+  const specific = isJsonRpc
+    ? jsonRpcFacts(fields, version, findings)
+    : route !== undefined
+      ? restFacts(route, fields, query, opts, version)
+      : unknownRequest(head, findings);
+  if (specific.pushUrl !== undefined && isNonPublic(classifyUrl(specific.pushUrl).hostClass)) {
+    findings.add('a2a.push-url-private', specific.pushUrl.slice(0, 200));
+  }
+  return {
+    ...common,
+    version,
+    versionSignal: signal,
+    streaming: isStreamingOperation(specific.operation),
+    ...specific,
+    findings: findings.list(),
+  };
+}
+
+type SpecificFacts = Omit<
+  RequestFacts,
+  'version' | 'versionSignal' | 'versionHeader' | 'streaming' | 'body' | 'bodyBytes' | 'partial' | 'malformed' | 'findings'
+>;
+
+function jsonRpcFacts(fields: JsonFields, version: ProtocolVersion, findings: FindingSink): SpecificFacts {
+  if (typeAt(fields, '') === 'array') {
+    findings.add('a2a.jsonrpc-batch');
+    return { binding: 'jsonrpc', operation: 'unknown' };
+  }
+  const method = stringAt(fields, 'method');
+  const known = method === undefined ? undefined : operationForJsonRpcMethod(method);
+  const operation = known?.operation ?? 'unknown';
+  if (known === undefined && (method !== undefined || fields.complete)) {
+    findings.add('a2a.unknown-operation', `method ${JSON.stringify((method ?? '').slice(0, 64))}`);
+  }
+  const idHit = fields.get('id');
+  const ids = jsonRpcTaskIds(fields, operation, known?.version ?? version);
+  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(fields, 'params') : {};
+  return {
+    binding: 'jsonrpc',
+    operation,
+    jsonrpcMethod: method,
+    jsonrpcId: idHit?.type === 'string' || idHit?.type === 'number' || idHit?.type === 'null' ? (idHit.value as string | number | null) : undefined,
+    jsonrpcIdPresent: idHit !== undefined ? true : fields.complete ? false : undefined,
+    tenant: stringAt(fields, 'params.tenant'),
+    taskId: ids.taskId,
+    pushConfigId: ids.configId,
+    contextId: message.contextId ?? (operation === 'ListTasks' ? stringAt(fields, 'params.contextId') : undefined),
+    messageId: message.messageId,
+    blocking: operation === 'SendMessage' ? isBlocking(fields, 'params', version) : undefined,
+    historyLength: historyLengthIn(fields, 'params', operation),
+    pushUrl: pushUrl(fields, 'params', operation),
+  };
+}
+
+function restFacts(
+  route: RestRouteMatch,
+  fields: JsonFields,
+  query: ReadonlyMap<string, string>,
+  opts: RequestDecoderOptions,
+  version: ProtocolVersion,
+): SpecificFacts {
+  const { operation } = route;
+  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(fields, '') : {};
+  // GET routes carry request fields as camelCase query parameters (§11.5, wire-ref §1.2).
+  const queryHistory = operation === 'GetTask' || operation === 'ListTasks' ? parseInteger(query.get('historyLength')) : undefined;
+  return {
+    binding: 'rest',
+    operation,
+    restPrefix: route.prefix,
+    tenant: tenantFromPrefix(route.prefix, opts.restBasePaths ?? []),
+    taskId: route.taskId ?? message.taskId,
+    pushConfigId: route.configId,
+    contextId: message.contextId ?? (operation === 'ListTasks' ? query.get('contextId') : undefined),
+    messageId: message.messageId,
+    blocking: operation === 'SendMessage' ? isBlocking(fields, '', version) : undefined,
+    historyLength: queryHistory ?? historyLengthIn(fields, '', operation),
+    pushUrl: pushUrl(fields, '', operation),
+  };
+}
+
+function unknownRequest(head: RequestHead, findings: FindingSink): SpecificFacts {
+  findings.add('a2a.unknown-operation', `${head.method.slice(0, 10)} ${head.path.slice(0, 120)}`);
+  return { binding: 'unknown', operation: 'unknown' };
+}
+
+/** First value of each parameter; names are case-sensitive (§11.5 camelCase). */
+function parseQuery(raw: string): ReadonlyMap<string, string> {
+  const params = new Map<string, string>();
+  const text = raw.startsWith('?') ? raw.slice(1) : raw;
+  if (text === '') return params;
+  for (const pair of text.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = decodeQueryPart(eq < 0 ? pair : pair.slice(0, eq));
+    if (!params.has(name)) params.set(name, decodeQueryPart(eq < 0 ? '' : pair.slice(eq + 1)));
+  }
+  return params;
+}
+
+function decodeQueryPart(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return part;
+  }
+}
+
+function parseInteger(raw: string | undefined): number | undefined {
+  return raw !== undefined && /^-?\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+}

@@ -1,0 +1,173 @@
+/**
+ * Response decoding: unary JSON (tag, ids, state, error) or an SSE stream (event counts, order,
+ * closure), chosen by Content-Type, because agents answer streaming requests with plain JSON
+ * errors (capture `v1--edge-rpc-subscribe-unknown-task.http`) and non-streaming ones never with
+ * SSE. Pure and incremental; never throws; holds at most about `maxBytes` whatever the body size.
+ */
+import { createJsonBodyReader, type JsonBodyReader } from '../codec/json-body.js';
+import { createSseDecoder, type SseDecoder } from '../codec/sse.js';
+import type { RequestContext } from './checks.js';
+import { FindingSink, type Finding } from './findings.js';
+import type { ProtocolVersion } from './operations.js';
+import type { ErrorFacts } from './payload.js';
+import { createStreamMachine, type StreamFacts, type StreamMachine } from './stream.js';
+import type { TaskState } from './task-state.js';
+import { decodeUnary, UNARY_PLAN, type ResponseTag } from './unary.js';
+
+export type { ResponseTag } from './unary.js';
+export type { StreamFacts, StreamClosure, StreamEventKind } from './stream.js';
+export type { ErrorFacts } from './payload.js';
+
+export interface ResponseHead {
+  readonly status: number;
+  readonly contentType?: string;
+}
+
+export interface ResponseDecoderOptions {
+  /** Inspection cap: JSON bytes read, and the largest SSE event decoded; bounds memory too. */
+  readonly maxBytes: number;
+  /** Monotonic milliseconds (e.g. `performance.now`); enables `stream.firstEventMs`. */
+  readonly clock?: () => number;
+  /** Tuning: JSON bodies up to this size are parsed whole, bigger ones scanned (default 16 KiB). */
+  readonly parseBufferBytes?: number;
+}
+
+export type ResponseBodyKind = 'json' | 'sse' | 'other' | 'empty';
+
+export interface ResponseFacts {
+  readonly httpStatus: number;
+  /** How the body was decoded: by Content-Type. `other` bodies (HTML error pages…) are not read. */
+  readonly bodyKind: ResponseBodyKind;
+  readonly tag: ResponseTag;
+  /** Wire shape the payload showed, when it showed one (for version checks). */
+  readonly shape?: ProtocolVersion;
+  readonly taskId?: string;
+  readonly contextId?: string;
+  readonly messageId?: string;
+  /** Task state (unary) or last state reported (stream), normalised to 1.0 names. */
+  readonly state?: TaskState;
+  readonly artifactCount?: number;
+  readonly historyCount?: number;
+  /** The error of an error response, or the first error event of a stream. */
+  readonly error?: ErrorFacts;
+  readonly stream?: StreamFacts;
+  readonly bodyBytes: number;
+  /** The body went past the cap, or an SSE event was skipped; facts may be incomplete. */
+  readonly partial: boolean;
+  readonly malformed: boolean;
+  readonly aborted: boolean;
+  readonly findings: readonly Finding[];
+}
+
+export interface ResponseDecoder {
+  push(chunk: Uint8Array): void;
+  end(opts?: { aborted?: boolean }): ResponseFacts;
+  /** Body bytes held right now (for memory-bound tests). */
+  readonly heldBytes: number;
+}
+
+export function createResponseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions): ResponseDecoder {
+  const kind = bodyKindOf(head.contentType);
+  const findings = new FindingSink();
+  if (kind === 'sse') return sseDecoder(req, head, opts, findings);
+  if (kind === 'json') return jsonDecoder(req, head, opts, findings);
+  return opaqueDecoder(head);
+}
+
+function bodyKindOf(contentType: string | undefined): Exclude<ResponseBodyKind, 'empty'> {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/event-stream') return 'sse';
+  // application/json, application/a2a+json (§11.1), application/problem+json; none given: try.
+  if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
+  return 'other';
+}
+
+function jsonDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions, findings: FindingSink): ResponseDecoder {
+  const body: JsonBodyReader = createJsonBodyReader(UNARY_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
+  return {
+    push: (chunk) => body.push(chunk),
+    end(endOpts = {}) {
+      const aborted = endOpts.aborted === true;
+      const read = body.end({ truncated: aborted });
+      if (read.status === 'malformed') findings.add('a2a.invalid-json', 'response body');
+      if (read.status === 'partial' && !aborted) findings.add('gateway.inspect-partial', 'response body');
+      const unary = decodeUnary(req, head.status, read.fields, read.status, findings);
+      const p = unary.payload;
+      return {
+        httpStatus: head.status,
+        bodyKind: read.status === 'empty' ? 'empty' : 'json',
+        tag: unary.tag,
+        shape: p.shape,
+        taskId: p.taskId,
+        contextId: p.contextId,
+        messageId: p.messageId,
+        state: p.state,
+        artifactCount: p.artifactCount,
+        historyCount: p.historyCount,
+        error: unary.error,
+        bodyBytes: read.bytes,
+        partial: read.status === 'partial',
+        malformed: read.status === 'malformed',
+        aborted,
+        findings: findings.list(),
+      };
+    },
+    get heldBytes() {
+      return body.heldBytes;
+    },
+  };
+}
+
+function sseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions, findings: FindingSink): ResponseDecoder {
+  const machine: StreamMachine = createStreamMachine(req, findings, opts.clock);
+  const sse: SseDecoder = createSseDecoder({ maxEventBytes: opts.maxBytes, onEvent: (e) => machine.onEvent(e) });
+  return {
+    push: (chunk) => sse.push(chunk),
+    end(endOpts = {}) {
+      const aborted = endOpts.aborted === true;
+      const stats = sse.end();
+      const stream = machine.end(stats, aborted);
+      return {
+        httpStatus: head.status,
+        bodyKind: stats.bytes === 0 ? 'empty' : 'sse',
+        tag: stream.tag,
+        taskId: stream.taskId,
+        contextId: stream.contextId,
+        state: stream.finalState,
+        error: stream.error,
+        stream,
+        bodyBytes: stats.bytes,
+        partial: stats.oversizeEvents > 0,
+        malformed: findings.has('a2a.invalid-json'),
+        aborted,
+        findings: findings.list(),
+      };
+    },
+    get heldBytes() {
+      return sse.heldBytes;
+    },
+  };
+}
+
+/** Bodies that are neither JSON nor SSE (HTML error pages, files): counted, not read. */
+function opaqueDecoder(head: ResponseHead): ResponseDecoder {
+  let bytes = 0;
+  return {
+    push: (chunk) => void (bytes += chunk.length),
+    end(endOpts = {}) {
+      const isError = head.status >= 400;
+      return {
+        httpStatus: head.status,
+        bodyKind: bytes === 0 ? 'empty' : 'other',
+        tag: isError ? 'error' : 'other',
+        error: isError ? { httpStatus: head.status } : undefined,
+        bodyBytes: bytes,
+        partial: false,
+        malformed: false,
+        aborted: endOpts.aborted === true,
+        findings: [],
+      };
+    },
+    heldBytes: 0,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * HTTP+JSON (REST) route table, matched on the TAIL of the path because the interface base path
+ * (`supportedInterfaces[].url`, e.g. `/a2a/rest`) is the agent's choice (wire-ref §1 table, §1.2).
+ * Also matches the 0.3 `/v1/...` forms and `/v1/card` (wire-ref §6.2), an optional
+ * `/{tenant}` segment before the route (wire-ref §1, §5.7), and the well-known card paths
+ * (§8.2; `/.well-known/agent.json` was the ≤0.2 path, wire-ref §6.5).
+ */
+import type { Operation } from './operations.js';
+
+export interface RestRouteMatch {
+  readonly operation: Operation;
+  /** Path before the route: the interface base path plus a tenant segment, if any. */
+  readonly prefix: string;
+  /** The 0.3 form with a `/v1` segment before the route. */
+  readonly legacyV1: boolean;
+  /** `{id}` / `{taskId}` of the route, percent-decoded. */
+  readonly taskId?: string;
+  /** `{id}` of a push-notification config route. */
+  readonly configId?: string;
+}
+
+interface Route {
+  readonly pattern: RegExp;
+  /** HTTP method → operation. */
+  readonly methods: Readonly<Record<string, Operation>>;
+  readonly captures: ReadonlyArray<'taskId' | 'configId'>;
+  readonly onlyV1?: boolean;
+}
+
+const SEGMENT = '([^/]+)';
+
+// Order matters: more specific tails first (`/tasks/{id}:cancel` before `/tasks/{id}`).
+const ROUTES: readonly Route[] = [
+  { pattern: /\/message:send$/, methods: { POST: 'SendMessage' }, captures: [] },
+  { pattern: /\/message:stream$/, methods: { POST: 'SendStreamingMessage' }, captures: [] },
+  { pattern: new RegExp(`/tasks/${SEGMENT}:cancel$`), methods: { POST: 'CancelTask' }, captures: ['taskId'] },
+  // Proto says GET, spec §11.3.2 says POST; SDKs accept both (wire-ref §7.1 #2, §6.6).
+  {
+    pattern: new RegExp(`/tasks/${SEGMENT}:subscribe$`),
+    methods: { GET: 'SubscribeToTask', POST: 'SubscribeToTask' },
+    captures: ['taskId'],
+  },
+  {
+    pattern: new RegExp(`/tasks/${SEGMENT}/pushNotificationConfigs/${SEGMENT}$`),
+    methods: { GET: 'GetTaskPushNotificationConfig', DELETE: 'DeleteTaskPushNotificationConfig' },
+    captures: ['taskId', 'configId'],
+  },
+  {
+    pattern: new RegExp(`/tasks/${SEGMENT}/pushNotificationConfigs$`),
+    methods: { POST: 'CreateTaskPushNotificationConfig', GET: 'ListTaskPushNotificationConfigs' },
+    captures: ['taskId'],
+  },
+  { pattern: new RegExp(`/tasks/${SEGMENT}$`), methods: { GET: 'GetTask' }, captures: ['taskId'] },
+  { pattern: /\/tasks$/, methods: { GET: 'ListTasks' }, captures: [] },
+  { pattern: /\/extendedAgentCard$/, methods: { GET: 'GetExtendedAgentCard' }, captures: [] },
+  { pattern: /\/v1\/card$/, methods: { GET: 'GetExtendedAgentCard' }, captures: [], onlyV1: true },
+  { pattern: /\/\.well-known\/agent(?:-card)?\.json$/, methods: { GET: 'AgentCard', HEAD: 'AgentCard' }, captures: [] },
+];
+
+export function matchRestRoute(method: string, rawPath: string): RestRouteMatch | undefined {
+  const path = stripQuery(rawPath);
+  const verb = method.toUpperCase();
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (m === null) continue;
+    const operation = route.methods[verb];
+    if (operation === undefined) return undefined;
+    let prefix = path.slice(0, m.index);
+    const legacyV1 = route.onlyV1 === true || prefix.endsWith('/v1');
+    if (legacyV1 && route.onlyV1 !== true) prefix = prefix.slice(0, -'/v1'.length);
+    const ids: { taskId?: string; configId?: string } = {};
+    route.captures.forEach((name, i) => (ids[name] = decodeSegment(m[i + 1] as string)));
+    return { operation, prefix, legacyV1, ...ids };
+  }
+  return undefined;
+}
+
+/**
+ * The tenant segment of a route prefix, given the interface base paths the caller knows from
+ * the agent card. Without them a tenant cannot be told from the last base-path segment
+ * (`/a2a/rest/acme/message:send`), so none is reported.
+ */
+export function tenantFromPrefix(prefix: string, basePaths: readonly string[]): string | undefined {
+  for (const raw of basePaths) {
+    const base = raw.replace(/\/+$/, '');
+    if (!prefix.startsWith(`${base}/`)) continue;
+    const rest = prefix.slice(base.length + 1);
+    if (rest !== '' && !rest.includes('/')) return decodeSegment(rest);
+  }
+  return undefined;
+}
+
+function stripQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
