@@ -1,0 +1,79 @@
+/**
+ * Every Prometheus family the gateway exports, declared in one list (principle 10; as Envoy
+ * declares its stats). Names, label names and buckets are a public contract: the dashboard and
+ * the alert rules in `dashboards/` query them. Units are in the name (`_seconds`, `_total`),
+ * following https://prometheus.io/docs/practices/naming/.
+ */
+
+/** Requests and streams: a few milliseconds (GetTask) to long blocking sends and open streams. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
+/** Time to first SSE event: the agent's first reaction, normally well under a minute. */
+const FIRST_EVENT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** Tasks: milliseconds (an immediate rejection) to an hour of agent work. */
+const TASK_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600];
+/** Waiting for a human (INPUT_REQUIRED / AUTH_REQUIRED): seconds to hours. */
+const INTERRUPTED_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400];
+
+export const METRICS = {
+  requests: {
+    name: 'a2a_requests_total',
+    help: 'Finished exchanges through the gateway, by agent, A2A operation, binding, protocol version, result kind and final task state.',
+    labelNames: ['agent', 'method', 'binding', 'version', 'kind', 'state'],
+  },
+  requestDuration: {
+    name: 'a2a_request_duration_seconds',
+    help: 'Time from request start until the response body ended, aborted or errored (a stream counts until it closes).',
+    labelNames: ['agent', 'method', 'kind'],
+    buckets: REQUEST_BUCKETS,
+  },
+  streamEvents: {
+    name: 'a2a_stream_events_total',
+    help: 'Server-sent events relayed to clients, by event kind.',
+    labelNames: ['agent', 'method', 'event'],
+  },
+  streamFirstEvent: {
+    name: 'a2a_stream_first_event_seconds',
+    help: 'Time from request start to the first event of a stream.',
+    labelNames: ['agent', 'method'],
+    buckets: FIRST_EVENT_BUCKETS,
+  },
+  taskDuration: {
+    name: 'a2a_task_duration_seconds',
+    help: 'Task lifetime from first seen by the gateway to its terminal state, across calls.',
+    labelNames: ['agent', 'state'],
+    buckets: TASK_BUCKETS,
+  },
+  taskInterrupted: {
+    name: 'a2a_task_interrupted_seconds',
+    help: 'Time a task spent in an interrupted state (INPUT_REQUIRED, AUTH_REQUIRED) before leaving it.',
+    labelNames: ['agent', 'state'],
+    buckets: INTERRUPTED_BUCKETS,
+  },
+  tasks: {
+    name: 'a2a_tasks',
+    help: 'Tasks the gateway currently tracks, by their latest known state.',
+    labelNames: ['agent', 'state'],
+  },
+  taskOldest: {
+    name: 'a2a_task_oldest_state_age_seconds',
+    help: 'How long the longest-waiting tracked, unfinished task has been in its current state (0 when none).',
+    labelNames: ['agent', 'state'],
+  },
+  findings: {
+    name: 'a2a_findings_total',
+    help: 'Protocol findings (conformance observations) in exchanges, by rule.',
+    labelNames: ['agent', 'rule'],
+  },
+  upstreamErrors: {
+    name: 'a2a_upstream_errors_total',
+    help: 'Exchanges that failed between the gateway and the agent, by gateway error reason.',
+    labelNames: ['agent', 'reason'],
+  },
+  clientAborts: {
+    name: 'a2a_client_aborts_total',
+    help: 'Exchanges the client abandoned before the response body ended.',
+    labelNames: ['agent', 'method'],
+  },
+} as const;
+
+export type MetricLabel = (typeof METRICS)[keyof typeof METRICS]['labelNames'][number];

@@ -1,0 +1,148 @@
+/**
+ * Prometheus metrics from exchange records and task events (principle 7: a subscriber). The
+ * registry is injected; every family is declared in metric-names.ts and every label value made
+ * by labels.ts. Task gauges are computed when Prometheus scrapes, not on the forwarding path.
+ */
+import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import { TASK_STATES, isTerminal } from '../a2a/operations.js';
+import { RULE_IDS } from '../a2a/findings.js';
+import type { ExchangeObserver, ExchangeRecord, Finding } from '../proxy/exchange.js';
+import type { TaskListener, TaskStore } from '../tasks/tracker.js';
+import { METRICS } from './metric-names.js';
+import { STREAM_EVENTS, UPSTREAM_REASONS, createLabeler } from './labels.js';
+import { OpenTasks } from './open-tasks.js';
+
+export interface MetricsOptions {
+  /** The configured agents: the only values the `agent` label takes (besides `other`). */
+  readonly agents: readonly string[];
+  /** The tracker's store, read at scrape time for `a2a_tasks`. */
+  readonly tasks?: Pick<TaskStore, 'countByState'>;
+  /** Node.js process metrics (CPU, memory, event loop, GC) on the same registry. Default true. */
+  readonly processMetrics?: boolean;
+  readonly now?: () => number;
+}
+
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  /** Add to the gateway's exchange observers. */
+  readonly observer: ExchangeObserver;
+  /** Subscribe to the task tracker: `tracker.subscribe(metrics.taskListener)`. */
+  readonly taskListener: TaskListener;
+}
+
+const upstreamReasons: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
+
+interface CounterDef {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+}
+interface HistogramDef extends CounterDef {
+  readonly buckets: readonly number[];
+}
+
+export function createMetrics(registry: Registry, options: MetricsOptions): GatewayMetrics {
+  const labels = createLabeler(options.agents);
+  const now = options.now ?? Date.now;
+  const registers = [registry];
+  const openTasks = new OpenTasks();
+
+  const counter = (def: CounterDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
+  const histogram = (def: HistogramDef) => new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
+  const requests = counter(METRICS.requests);
+  const requestDuration = histogram(METRICS.requestDuration);
+  const streamEvents = counter(METRICS.streamEvents);
+  const streamFirstEvent = histogram(METRICS.streamFirstEvent);
+  const taskDuration = histogram(METRICS.taskDuration);
+  const taskInterrupted = histogram(METRICS.taskInterrupted);
+  const findings = counter(METRICS.findings);
+  const upstreamErrors = counter(METRICS.upstreamErrors);
+  const clientAborts = counter(METRICS.clientAborts);
+
+  const tasks: Gauge = new Gauge({
+    ...METRICS.tasks,
+    labelNames: [...METRICS.tasks.labelNames],
+    registers,
+    collect() {
+      tasks.reset();
+      for (const agent of options.agents) for (const state of TASK_STATES) tasks.set({ agent, state }, 0);
+      for (const [agent, byState] of options.tasks?.countByState() ?? []) {
+        for (const [state, n] of byState) tasks.inc({ agent: labels.agent(agent), state: labels.taskState(state) }, n);
+      }
+    },
+  });
+  const taskOldest: Gauge = new Gauge({
+    ...METRICS.taskOldest,
+    labelNames: [...METRICS.taskOldest.labelNames],
+    registers,
+    collect() {
+      taskOldest.reset();
+      const unfinished = TASK_STATES.filter((s) => !isTerminal(s));
+      for (const agent of options.agents) for (const state of unfinished) taskOldest.set({ agent, state }, 0);
+      // Unknown agents would share `other`: keep the oldest of them.
+      const ages = new Map<string, { agent: string; state: string; age: number }>();
+      for (const [agent, byState] of openTasks.oldest(now())) {
+        for (const [state, age] of byState) {
+          const key = { agent: labels.agent(agent), state: labels.taskState(state), age };
+          const id = `${key.agent}\u0000${key.state}`;
+          if ((ages.get(id)?.age ?? -1) < age) ages.set(id, key);
+        }
+      }
+      for (const { agent, state, age } of ages.values()) taskOldest.set({ agent, state }, age);
+    },
+  });
+
+  // Series that alerts compare over time start at zero, so the first error or finding is an
+  // increase Prometheus can see (a series born at 1 shows no increase()).
+  for (const agent of options.agents) {
+    for (const reason of UPSTREAM_REASONS) upstreamErrors.inc({ agent, reason }, 0);
+    for (const rule of RULE_IDS) findings.inc({ agent, rule }, 0);
+  }
+  if (options.processMetrics !== false) addProcessMetrics(registry);
+
+  const onFinish = (record: ExchangeRecord): void => {
+    const a2a = record.a2a;
+    const agent = labels.agent(record.agent);
+    const method = labels.method(a2a);
+    const kind = labels.kind(a2a);
+    requests.inc({ agent, method, binding: labels.binding(a2a), version: labels.version(a2a), kind, state: labels.exchangeState(a2a) });
+    requestDuration.observe({ agent, method, kind }, record.durationMs / 1000);
+    if (a2a?.stream) {
+      for (const event of STREAM_EVENTS) {
+        const n = a2a.stream.events[event] ?? 0;
+        if (n > 0) streamEvents.inc({ agent, method, event }, n);
+      }
+      if (a2a.stream.firstEventMs !== undefined) streamFirstEvent.observe({ agent, method }, a2a.stream.firstEventMs / 1000);
+    }
+    for (const finding of record.findings) findings.inc({ agent, rule: labels.rule(finding.rule) }, occurrences(finding));
+    if (record.error && (record.outcome === 'upstream-error' || upstreamReasons.has(record.error.reason))) {
+      upstreamErrors.inc({ agent, reason: labels.reason(record.error.reason) });
+    }
+    if (record.outcome === 'client-gone') clientAborts.inc({ agent, method });
+  };
+
+  const taskListener: TaskListener = (event) => {
+    openTasks.listener(event);
+    const agent = labels.agent(event.story.agent);
+    if (event.type === 'settled') taskDuration.observe({ agent, state: labels.taskState(event.state) }, event.durationMs / 1000);
+    else if (event.type === 'resumed') taskInterrupted.observe({ agent, state: labels.taskState(event.state) }, event.ms / 1000);
+  };
+
+  return { registry, observer: { onFinish: (exchange) => onFinish(exchange.record) }, taskListener };
+}
+
+/**
+ * prom-client's default Node.js metrics, minus three gauges named `*_total` (a counter suffix:
+ * `promtool check metrics` rejects them). Each is the sum of the by-type gauge of the same name
+ * without `_total`, which stays.
+ */
+function addProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+}
+
+/** A finding may say how often its rule fired in the exchange; one otherwise. */
+function occurrences(finding: Finding): number {
+  const count = (finding as { count?: unknown }).count;
+  return typeof count === 'number' && count > 0 ? count : 1;
+}

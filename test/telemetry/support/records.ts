@@ -1,0 +1,27 @@
+/** Exchange-shaped objects with a hand-written record, for driving observers without sockets. */
+import type { A2AFacts, Exchange, ExchangeRecord } from '../../../src/proxy/exchange.js';
+
+export function record(partial: Partial<ExchangeRecord> = {}): ExchangeRecord {
+  return {
+    agent: 'reviewer',
+    httpMethod: 'POST',
+    path: '/',
+    startedAt: Date.now() - 120,
+    status: 200,
+    bytesIn: 100,
+    bytesOut: 200,
+    durationMs: 120,
+    outcome: 'complete',
+    findings: [],
+    ...partial,
+  };
+}
+
+export function facts(partial: Partial<A2AFacts> = {}): A2AFacts {
+  return { binding: 'jsonrpc', version: '1.0', operation: 'SendMessage', kind: 'message', partial: false, ...partial };
+}
+
+/** Only what observers read: the record, the state map and the request headers. */
+export function fakeExchange(rec: ExchangeRecord, headers: Record<string, string> = {}): Exchange {
+  return { record: rec, state: new Map(), req: { headers, url: `/agents/${rec.agent}${rec.path}` } } as unknown as Exchange;
+}
