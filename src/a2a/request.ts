@@ -132,7 +132,7 @@ function classify(
     findings,
   );
   const specific = isJsonRpc
-    ? jsonRpcFacts(fields, version, findings)
+    ? jsonRpcFacts(fields, version, status === 'malformed', findings)
     : route !== undefined
       ? restFacts(route, fields, query, opts, version)
       : unknownRequest(head, findings);
@@ -154,15 +154,20 @@ type SpecificFacts = Omit<
   'version' | 'versionSignal' | 'versionHeader' | 'streaming' | 'body' | 'bodyBytes' | 'partial' | 'malformed' | 'findings'
 >;
 
-function jsonRpcFacts(fields: JsonFields, version: ProtocolVersion, findings: FindingSink): SpecificFacts {
+/**
+ * A JSON-RPC operation comes from the body, so a malformed body leaves it `unknown` (what was
+ * read before the error — method name, id — is still reported). A REST operation comes from
+ * verb and path and survives a malformed body.
+ */
+function jsonRpcFacts(fields: JsonFields, version: ProtocolVersion, malformed: boolean, findings: FindingSink): SpecificFacts {
   if (typeAt(fields, '') === 'array') {
     findings.add('a2a.jsonrpc-batch');
     return { binding: 'jsonrpc', operation: 'unknown' };
   }
   const method = stringAt(fields, 'method');
-  const known = method === undefined ? undefined : operationForJsonRpcMethod(method);
+  const known = method === undefined || malformed ? undefined : operationForJsonRpcMethod(method);
   const operation = known?.operation ?? 'unknown';
-  if (known === undefined && (method !== undefined || fields.complete)) {
+  if (known === undefined && !malformed && (method !== undefined || fields.complete)) {
     findings.add('a2a.unknown-operation', `method ${JSON.stringify((method ?? '').slice(0, 64))}`);
   }
   const idHit = fields.get('id');

@@ -142,7 +142,8 @@ export function createStreamMachine(req: RequestContext, findings: FindingSink, 
       if (sse.oversizeEvents > 0) findings.add('gateway.inspect-partial', `${sse.oversizeEvents} oversized stream event(s)`);
       if (sse.unterminated && !aborted) findings.add('a2a.stream-cut-mid-event');
       const closure = closureOf(aborted, lastKind, firstKind, state, req);
-      if (closure === 'open' && !finalFlag) findings.add('a2a.stream-ended-active', state);
+      // After a terminal state or a 0.3 `final`, the after-terminal finding already tells the story.
+      if (closure === 'open' && !finalFlag && terminalState === undefined) findings.add('a2a.stream-ended-active', state);
       const eventCount = Object.values(counts).reduce((a, b) => a + b, 0);
       return {
         tag: firstKind === 'task' ? 'task' : firstKind === 'message' ? 'message' : counts.error > 0 ? 'error' : 'other',

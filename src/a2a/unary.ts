@@ -31,6 +31,10 @@ export function decodeUnary(
   status: JsonBodyStatus,
   findings: FindingSink,
 ): UnaryFacts {
+  if (status === 'malformed') {
+    // Not valid JSON: nothing in it is trusted (a finding says so); the status still tells errors.
+    return httpStatus >= 400 ? { tag: 'error', payload: NO_PAYLOAD, error: { httpStatus } } : { tag: 'other', payload: NO_PAYLOAD };
+  }
   const binding = req.binding === 'jsonrpc' || fields.get('jsonrpc') !== undefined ? 'jsonrpc' : 'rest';
   const error = status === 'empty' ? (httpStatus >= 400 ? { httpStatus } : undefined) : readError(fields, httpStatus, binding);
   if (binding === 'jsonrpc' && status !== 'empty') checkJsonRpcId(req, fields, error !== undefined, findings);
