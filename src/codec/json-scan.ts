@@ -14,48 +14,13 @@
  * which validates everything.
  */
 import { indexOfByte } from './byte-search.js';
-import { MAX_CAPTURED_STRING, splitPath, type FieldHit, type JsonFields, type JsonType } from './json-fields.js';
+import { MAX_CAPTURED_STRING, type FieldHit, type JsonFields, type JsonType } from './json-fields.js';
+import { hasDescendants, type PathNode, type ScanPlan } from './json-scan-plan.js';
+import { TokenCapture } from './token-capture.js';
+
+export { compileScanPlan, type ScanPlan } from './json-scan-plan.js';
 
 export type ScanStatus = 'scanning' | 'complete' | 'partial' | 'malformed';
-
-interface PathNode {
-  children: Map<string, PathNode> | undefined;
-  wildcard: PathNode | undefined;
-  /** Set when this node is itself a requested path. */
-  path: string | undefined;
-}
-
-/** Compiled set of wanted paths; build once per decoder kind and share. */
-export interface ScanPlan {
-  readonly root: PathNode;
-}
-
-export function compileScanPlan(paths: readonly string[]): ScanPlan {
-  const root: PathNode = { children: undefined, wildcard: undefined, path: undefined };
-  for (const path of paths) {
-    let node = root;
-    for (const segment of splitPath(path)) {
-      if (segment === '*') {
-        node.wildcard ??= { children: undefined, wildcard: undefined, path: undefined };
-        node = node.wildcard;
-      } else {
-        node.children ??= new Map();
-        let child = node.children.get(segment);
-        if (child === undefined) {
-          child = { children: undefined, wildcard: undefined, path: undefined };
-          node.children.set(segment, child);
-        }
-        node = child;
-      }
-    }
-    node.path = path;
-  }
-  return { root };
-}
-
-function hasDescendants(node: PathNode): boolean {
-  return node.children !== undefined || node.wildcard !== undefined;
-}
 
 const enum Lex {
   Value, // expecting a value
@@ -91,7 +56,6 @@ const BOM = [0xef, 0xbb, 0xbf];
 const BACKSLASH = 0x5c;
 const MAX_KEY_BYTES = 256;
 const MAX_NUMBER_BYTES = 64;
-const decoder = new TextDecoder();
 
 export interface JsonScanner {
   push(chunk: Uint8Array): void;
@@ -118,11 +82,8 @@ class Scanner implements JsonScanner {
   private skipDepth = 0;
   private stringRole = StringRole.Ignored;
   private escapeNext = false;
-  /** Reused buffer for keys and wanted scalars; `capturing` says whether the token is kept. */
-  private captureBuffer: Uint8Array | undefined;
-  private capturing = false;
-  private captureLength = 0;
-  private captureOverflow = false;
+  private readonly capture = new TokenCapture();
+  /** Where the scalar being captured is stored. */
   private capturePath: string | undefined;
   private literal = '';
   private literalAt = 0;
@@ -136,7 +97,7 @@ class Scanner implements JsonScanner {
   }
 
   get heldBytes(): number {
-    return this.captureBuffer?.byteLength ?? 0;
+    return this.capture.heldBytes;
   }
 
   push(chunk: Uint8Array): void {
@@ -156,7 +117,7 @@ class Scanner implements JsonScanner {
       if (this.lex === Lex.Done) this.status = 'complete';
       else this.status = opts.truncated === true ? 'partial' : 'malformed';
     }
-    this.captureBuffer = undefined;
+    this.capture.release();
     const hits = this.hits;
     const status = this.status as Exclude<ScanStatus, 'scanning'>;
     return { status, fields: { complete: status === 'complete', get: (path) => hits.get(path) } };
@@ -287,8 +248,8 @@ class Scanner implements JsonScanner {
     this.capturePath = newHit;
     if (type === 'string') return this.startString(newHit !== undefined ? StringRole.Captured : StringRole.Ignored);
     if (type === 'number') {
-      this.beginCapture(newHit !== undefined);
-      this.appendCapture(Uint8Array.of(b), 0, 1, MAX_NUMBER_BYTES);
+      this.capture.begin(newHit !== undefined);
+      this.capture.append(Uint8Array.of(b), 0, 1, MAX_NUMBER_BYTES);
       this.lex = Lex.Number;
       return;
     }
@@ -345,23 +306,23 @@ class Scanner implements JsonScanner {
     this.stringRole = role;
     this.escapeNext = false;
     this.lex = Lex.String;
-    this.beginCapture(role !== StringRole.Ignored);
+    this.capture.begin(role !== StringRole.Ignored);
   }
 
   private continueString(buf: Uint8Array, start: number): number {
     const end = this.findStringEnd(buf, start);
     const stop = end < 0 ? buf.length : end;
-    if (this.capturing) {
-      const limit = this.stringRole === StringRole.Key ? MAX_KEY_BYTES : MAX_CAPTURED_STRING;
-      this.appendCapture(buf, start, stop, limit);
-    }
+    const limit = this.stringRole === StringRole.Key ? MAX_KEY_BYTES : MAX_CAPTURED_STRING;
+    this.capture.append(buf, start, stop, limit);
     if (end < 0) return buf.length;
     this.finishString();
     return end + 1;
   }
 
   private finishString(): void {
-    const text = this.takeCapture();
+    // An over-long key cannot match a wanted one; treat it as unknown.
+    const tooLong = this.stringRole === StringRole.Key && this.capture.overflow;
+    const text = tooLong ? undefined : this.capture.text(true);
     if (this.stringRole === StringRole.Key) {
       const frame = this.frames[this.frames.length - 1] as Frame;
       this.target = text === undefined ? undefined : frame.node.children?.get(text);
@@ -373,7 +334,7 @@ class Scanner implements JsonScanner {
         this.capturePath,
         text === undefined
           ? { type: 'string', truncated: true, value: '' }
-          : this.captureOverflow
+          : this.capture.overflow
             ? { type: 'string', value: text, truncated: true }
             : { type: 'string', value: text },
       );
@@ -409,13 +370,13 @@ class Scanner implements JsonScanner {
   private continueNumber(buf: Uint8Array, start: number): number {
     let i = start;
     while (i < buf.length && isNumberByte(buf[i] as number)) i++;
-    if (this.capturing) this.appendCapture(buf, start, i, MAX_NUMBER_BYTES);
+    this.capture.append(buf, start, i, MAX_NUMBER_BYTES);
     if (i < buf.length) this.finishNumber();
     return i;
   }
 
   private finishNumber(): void {
-    const text = this.takeCapture();
+    const text = this.capture.text(false);
     if (this.capturePath !== undefined && text !== undefined) {
       const value = Number(text);
       if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value)) return this.fail();
@@ -437,45 +398,6 @@ class Scanner implements JsonScanner {
     }
     if (this.literalAt === this.literal.length) this.valueDone();
     return i;
-  }
-
-  private beginCapture(wanted: boolean): void {
-    this.capturing = wanted;
-    this.captureLength = 0;
-    this.captureOverflow = false;
-  }
-
-  private appendCapture(buf: Uint8Array, from: number, to: number, limit: number): void {
-    if (!this.capturing) return;
-    const take = Math.min(limit - this.captureLength, to - from);
-    if (take < to - from) this.captureOverflow = true;
-    if (take <= 0) return;
-    let target = this.captureBuffer ?? new Uint8Array(MAX_KEY_BYTES);
-    if (this.captureLength + take > target.length) {
-      const grown = new Uint8Array(Math.max(target.length * 2, this.captureLength + take));
-      grown.set(target.subarray(0, this.captureLength));
-      target = grown;
-    }
-    target.set(buf.subarray(from, from + take), this.captureLength);
-    this.captureBuffer = target;
-    this.captureLength += take;
-  }
-
-  /**
-   * The captured token as text, JSON escapes resolved. `undefined` for an over-long key (it
-   * cannot match a wanted key) or an escape sequence cut by the capture cap.
-   */
-  private takeCapture(): string | undefined {
-    if (!this.capturing) return undefined;
-    const bytes = (this.captureBuffer ?? new Uint8Array(0)).subarray(0, this.captureLength);
-    if (this.stringRole === StringRole.Key && this.lex === Lex.String && this.captureOverflow) return undefined;
-    const raw = decoder.decode(bytes);
-    if (this.lex !== Lex.String || !raw.includes('\\')) return raw;
-    try {
-      return JSON.parse(`"${raw}"`) as string;
-    } catch {
-      return undefined;
-    }
   }
 }
 
