@@ -14,6 +14,8 @@ import { PeerTrust } from './proxy/public-url.js';
 import { createControlApp } from './control/app.js';
 import { createGatewayServer } from './server.js';
 import { accessLog } from './telemetry/access-log.js';
+import { createInspector } from './inspect/inspector.js';
+import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
 import { createLogger, type Logger } from './log.js';
 
 export interface RunningGateway {
@@ -21,6 +23,7 @@ export interface RunningGateway {
   readonly url: string;
   readonly server: Server;
   readonly registry: CardRegistry;
+  readonly tracker: TaskTracker;
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
 }
@@ -38,6 +41,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const registry = new CardRegistry(upstreams, cards, config.cards.retry, log);
   const trust = new PeerTrust(config.trustedProxies);
   const inFlight = new Set<Exchange>();
+  const tracker = new TaskTracker(new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }));
+  // Observers run in this order: inspection fills the record that the others read.
+  const observers: ExchangeObserver[] = [createInspector({ maxBytes: config.inspection.maxBytes, tracker }), ...(options.observers ?? []), accessLog(log)];
   let draining = false;
   const isDraining = () => draining;
 
@@ -46,7 +52,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cards,
     trust,
     publicUrl: config.publicUrl,
-    observers: [accessLog(log), ...(options.observers ?? [])],
+    observers,
     inFlight,
   });
   const control = createControlApp({ upstreams, registry, trust, publicUrl: config.publicUrl, isDraining });
@@ -83,5 +89,5 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       log.flush();
     })());
 
-  return { url, server, registry, close };
+  return { url, server, registry, tracker, close };
 }

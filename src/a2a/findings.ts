@@ -121,6 +121,11 @@ export const RULES = {
     severity: 'info',
     description: 'Body or event exceeded the inspection cap; facts are partial.',
   },
+  'gateway.inspect-error': {
+    section: 'design principle 5 (inspection never breaks forwarding)',
+    severity: 'warn',
+    description: 'A decoder failed on this exchange; inspection stopped, the bytes were forwarded unchanged.',
+  },
   'card.interface-invalid-url': {
     section: '§8.5 AgentInterface.url (wire-ref §3)',
     severity: 'error',

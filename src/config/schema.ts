@@ -84,6 +84,22 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    inspection: z
+      .object({
+        /** Most bytes of each body inspection reads and holds, however large the body (1 MiB). */
+        maxBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
+    tasks: z
+      .object({
+        /** Tasks followed across calls at once; the least recently seen are forgotten first. */
+        maxTracked: z.number().int().min(1).max(10_000_000).default(100_000),
+        /** A task not seen for this long is forgotten. */
+        ttl: duration('1h'),
+      })
+      .strict()
+      .prefault({}),
     agents: z.record(z.string(), agent).superRefine((agents, ctx) => {
       const names = Object.keys(agents);
       if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one agent is required' });

@@ -6,7 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Upstream } from '../transport/upstream.js';
 import type { GatewayError } from '../transport/errors.js';
+import { performance } from 'node:perf_hooks';
 import type { Binding, Operation, ProtocolVersion, TaskState } from '../a2a/operations.js';
+import type { Finding } from '../a2a/findings.js';
 
 export type ExchangeOutcome = 'complete' | 'client-gone' | 'upstream-error' | 'gateway-error';
 
@@ -41,13 +43,7 @@ export interface A2AFacts {
   partial: boolean;
 }
 
-export interface Finding {
-  /** Stable rule id, e.g. `a2a.send-result-shape`. */
-  rule: string;
-  message: string;
-  /** Spec or wire-reference section the rule comes from. */
-  spec?: string;
-}
+export type { Finding };
 
 export interface ExchangeRecord {
   agent: string;
@@ -82,6 +78,8 @@ export interface ExchangeObserver {
 
 export class Exchange {
   readonly record: ExchangeRecord;
+  /** performance.now() at the start, for sub-millisecond intervals. */
+  readonly startedAtMonotonic = performance.now();
   private finished = false;
 
   constructor(

@@ -6,13 +6,25 @@ export function accessLog(log: Logger): ExchangeObserver {
   return {
     onFinish(exchange) {
       const r = exchange.record;
+      const a = r.a2a;
       log.info(
         {
           agent: r.agent,
-          httpMethod: r.httpMethod,
-          path: r.path,
+          method: a?.operation ?? 'unknown',
+          binding: a?.binding,
+          version: a?.version,
+          kind: a?.kind ?? 'other',
+          taskId: a?.taskId,
+          contextId: a?.contextId,
+          messageId: a?.messageId,
+          state: a?.state,
           status: r.status,
           durationMs: r.durationMs,
+          events: a?.stream ? { ...a.stream.events, firstEventMs: a.stream.firstEventMs, keepalives: a.stream.keepalives } : undefined,
+          findings: r.findings.map((f) => f.rule),
+          a2aError: a?.error,
+          httpMethod: r.httpMethod,
+          path: r.path,
           bytesIn: r.bytesIn,
           bytesOut: r.bytesOut,
           outcome: r.outcome,

@@ -89,7 +89,7 @@ export class SpanEventRecorder {
     }
     for (; this.findings < record.findings.length; this.findings++) {
       const f = record.findings[this.findings]!;
-      this.add(A.EVENT_FINDING, { [A.ATTR_GATEWAY_FINDING_RULE]: f.rule, [A.ATTR_GATEWAY_FINDING_MESSAGE]: f.message ?? '' }, at);
+      this.add(A.EVENT_FINDING, { [A.ATTR_GATEWAY_FINDING_RULE]: f.rule, [A.ATTR_GATEWAY_FINDING_MESSAGE]: f.detail ?? '' }, at);
     }
   }
 

@@ -1,3 +1,4 @@
+import type { RuleId } from '../../src/a2a/findings.js';
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/telemetry/metrics.js';
@@ -9,8 +10,8 @@ import { labelValues, samples, valueOf } from './support/registry.js';
 function setup(now = () => Date.now()) {
   const registry = new Registry();
   const tracker = new TaskTracker(new InMemoryTaskStore({ maxTasks: 100, ttlMs: 3_600_000 }));
-  const metrics = createMetrics(registry, { agents: ['reviewer', 'runner'], tasks: tracker.store, processMetrics: false, now });
-  tracker.subscribe(metrics.taskListener);
+  const metrics = createMetrics(registry, { agents: ['reviewer', 'runner'], processMetrics: false, now });
+  metrics.trackTasks(tracker);
   const finish = (...args: Parameters<typeof record>) => metrics.observer.onFinish!(fakeExchange(record(...args)));
   return { registry, tracker, finish };
 }
@@ -60,7 +61,7 @@ describe('exchange metrics', () => {
 
   it('counts findings by rule, and starts every known rule at zero', async () => {
     const { registry, finish } = setup();
-    finish({ findings: [{ rule: 'a2a.version-header-missing', message: 'no A2A-Version' }, { rule: 'made.up-rule', message: 'x' }] });
+    finish({ findings: [{ rule: 'a2a.version-header-missing', count: 1, detail: 'no A2A-Version' }, { rule: 'made.up-rule' as RuleId, count: 1 }] });
     expect(await valueOf(registry, 'a2a_findings_total', { agent: 'reviewer', rule: 'a2a.version-header-missing' })).toBe(1);
     expect(await valueOf(registry, 'a2a_findings_total', { agent: 'reviewer', rule: 'other' })).toBe(1);
     expect(await valueOf(registry, 'a2a_findings_total', { agent: 'runner', rule: 'a2a.invalid-json' })).toBe(0);
@@ -109,7 +110,7 @@ describe('cardinality', () => {
           agent: i % 3 === 0 ? `agent-${id}` : 'reviewer',
           path: `/${id}/${id}?x=${id}`,
           a2a: { ...facts({ taskId: id, contextId: id, messageId: id }), operation: `method/${id}` as A2AFacts['operation'], kind: 'error' },
-          findings: [{ rule: `rule.${id}`, message: id }],
+          findings: [{ rule: `rule.${id}` as RuleId, count: 1, detail: id }],
           outcome: i % 5 === 0 ? 'upstream-error' : 'complete',
           error: i % 5 === 0 ? { reason: `REASON_${id}`, message: id } : undefined,
         });

@@ -1,0 +1,115 @@
+/**
+ * Inspection as an exchange observer: the request and response bytes are fed, as copies of the
+ * chunks the forwarder already has, to the pure decoders (src/a2a). When the exchange finishes
+ * their facts become `record.a2a` and `record.findings`, and the task tracker hears about the
+ * task. A decoder failure is caught and becomes a finding; the bytes flow on regardless
+ * (design principle 5).
+ */
+import { performance } from 'node:perf_hooks';
+import { createRequestDecoder, type RequestDecoder, type RequestFacts } from '../a2a/request.js';
+import { createResponseDecoder, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
+import type { Finding } from '../a2a/findings.js';
+import type { A2AFacts, Exchange, ExchangeObserver } from '../proxy/exchange.js';
+import type { TaskTracker } from '../tasks/tracker.js';
+import { toFacts } from './facts.js';
+
+export interface InspectorOptions {
+  /** Most bytes inspection reads (and holds) per exchange, whatever the body's size. */
+  readonly maxBytes: number;
+  readonly tracker: TaskTracker;
+}
+
+interface Inspection {
+  readonly request: RequestDecoder;
+  requestFacts?: RequestFacts;
+  response?: ResponseDecoder;
+  /** performance.now() when the response started, for time to first event. */
+  responseStartedAt?: number;
+  failure?: string;
+}
+
+function headersOf(exchange: Exchange): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(exchange.req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+export function createInspector(options: InspectorOptions): ExchangeObserver {
+  const inspections = new WeakMap<Exchange, Inspection>();
+
+  const inspectionOf = (exchange: Exchange): Inspection => {
+    let inspection = inspections.get(exchange);
+    if (!inspection) {
+      const path = exchange.record.path;
+      const q = path.indexOf('?');
+      const head = { method: exchange.record.httpMethod, path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: headersOf(exchange) };
+      inspection = { request: createRequestDecoder(head, { maxBytes: options.maxBytes }) };
+      inspections.set(exchange, inspection);
+    }
+    return inspection;
+  };
+
+  /** Runs a decoder step; the first failure is remembered and inspection of this exchange stops. */
+  const guarded = (inspection: Inspection, step: () => void) => {
+    if (inspection.failure !== undefined) return;
+    try {
+      step();
+    } catch (err) {
+      inspection.failure = (err as Error).message ?? String(err);
+    }
+  };
+
+  const endRequest = (inspection: Inspection): RequestFacts | undefined => {
+    if (!inspection.requestFacts) guarded(inspection, () => (inspection.requestFacts = inspection.request.end()));
+    return inspection.requestFacts;
+  };
+
+  return {
+    onRequestChunk(exchange, chunk) {
+      const inspection = inspectionOf(exchange);
+      guarded(inspection, () => inspection.request.push(chunk));
+    },
+
+    onResponseStart(exchange, status, headers) {
+      const inspection = inspectionOf(exchange);
+      const request = endRequest(inspection);
+      if (!request) return;
+      const contentType = headers['content-type'];
+      inspection.responseStartedAt = performance.now();
+      guarded(inspection, () => {
+        inspection.response = createResponseDecoder(
+          request,
+          { status, contentType: Array.isArray(contentType) ? contentType[0] : contentType },
+          { maxBytes: options.maxBytes, clock: () => performance.now() },
+        );
+      });
+    },
+
+    onResponseChunk(exchange, chunk) {
+      const inspection = inspections.get(exchange);
+      if (inspection?.response) guarded(inspection, () => inspection.response!.push(chunk));
+    },
+
+    onFinish(exchange) {
+      const inspection = inspectionOf(exchange);
+      const request = endRequest(inspection);
+      let response: ResponseFacts | undefined;
+      if (inspection.response) guarded(inspection, () => (response = inspection.response!.end({ aborted: exchange.record.outcome !== 'complete' })));
+      const record = exchange.record;
+      if (request) {
+        // Time to first event counts from the client's request, not from the agent's headers.
+        const headersAfterMs = inspection.responseStartedAt === undefined ? 0 : inspection.responseStartedAt - exchange.startedAtMonotonic;
+        record.a2a = toFacts(request, response, headersAfterMs);
+        record.findings.push(...(request.findings as Finding[]), ...((response?.findings ?? []) as Finding[]));
+      }
+      if (inspection.failure !== undefined) record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: inspection.failure.slice(0, 200) });
+      if (record.a2a) trackTask(options.tracker, record.agent, record.a2a, record.startedAt + record.durationMs);
+    },
+  };
+}
+
+/** Every exchange that names a task with a state moves that task's story along. */
+function trackTask(tracker: TaskTracker, agent: string, facts: A2AFacts, at: number): void {
+  if (!facts.taskId || facts.kind === 'error') return;
+  tracker.observe(agent, facts.taskId, facts.state, at, facts.contextId);
+}
