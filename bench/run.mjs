@@ -44,9 +44,9 @@ const QUICK = {
   mode: 'quick',
   rounds: 1,
   warmupS: 0.5,
-  unary: { connections: 32, durationS: 3, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 2 },
+  unary: { connections: 32, durationS: 2, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 2 },
   sse: { rounds: 3, burstEvents: 2000, eventBytes: 512, pacedEvents: 1000, pacedRate: 1000 },
-  fanin: { rounds: 1, streams: 200, intervalMs: 2000, eventsPerStream: 3, eventBytes: 512 },
+  fanin: { rounds: 1, streams: 200, intervalMs: 1500, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
   profile: { durationS: 3 },
 };
@@ -61,10 +61,11 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
   --nginx FILE       the nginx binary (default: nginx on PATH or in /usr/sbin)
+  --render FILE      only re-render RESULTS.md (next to FILE) from a results.json; runs nothing
   --help`;
 
 function parseArgs(argv) {
-  const o = { quick: false, write: false, profile: null, paths: null, scenarios: null, out: path.join(benchDir, 'out'), gatewayCli: null, nginx: null };
+  const o = { quick: false, write: false, profile: null, paths: null, scenarios: null, out: path.join(benchDir, 'out'), gatewayCli: null, nginx: null, render: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
@@ -76,6 +77,7 @@ function parseArgs(argv) {
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--gateway-cli') o.gatewayCli = path.resolve(argv[++i]);
     else if (a === '--nginx') o.nginx = path.resolve(argv[++i]);
+    else if (a === '--render') o.render = path.resolve(argv[++i]);
     else if (a === '--help' || a === '-h') { console.log(HELP); process.exit(0); }
     else { console.error(`unknown option ${a}\n${HELP}`); process.exit(2); }
   }
@@ -142,7 +144,7 @@ function machineInfo(nginxBin, cli) {
     autocannon: ver('autocannon'),
     httpProxyMiddleware: ver('http-proxy-middleware'),
     commit,
-    gatewayCli: path.relative(repoDir, cli) || cli,
+    gatewayCli: path.relative(repoDir, cli).startsWith('..') ? cli : path.relative(repoDir, cli),
     gatewayBuild: fileExists(cli) ? gatewaySource : `${path.relative(repoDir, cli)} missing`,
   };
 }
@@ -190,6 +192,14 @@ async function verifyPath(p) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.render) {
+    const results = JSON.parse(readFileSync(opts.render, 'utf8'));
+    results.targets = evaluateTargets(results);
+    const md = path.join(path.dirname(opts.render), 'RESULTS.md');
+    writeFileSync(md, renderMarkdown(results));
+    log(`wrote ${path.relative(process.cwd(), md)}`);
+    return;
+  }
   const S = opts.quick ? QUICK : FULL;
   const scenarios = new Set(opts.scenarios ?? [1, 2, 3, 4, 5]);
   const filtered = Boolean(opts.paths || opts.scenarios);
@@ -258,7 +268,13 @@ then run the benchmark again.`);
     log(`upstreams: nginx (worker ${upstream.workerPid}) on ${ports.small}/${ports.task}/${ports.large}, SSE node (pid ${sse.child.pid}) on ${ports.sse}`);
 
     // ---- paths ----------------------------------------------------------------------------
-    const ctx = { routes, runDir, nginxBin, readyAgent: 'small' };
+    const ctx = { routes, runDir, nginxBin, readyAgent: 'small', otlpSinkUrl: null };
+    if (GATEWAY_VARIANTS.some((v) => v.otlpSink && (!opts.paths || opts.paths.includes(v.name)))) {
+      const port = await freePort();
+      const sink = startProcess('otlp-sink', process.execPath, [path.join(benchDir, 'servers', 'otlp-sink.mjs'), '--port', String(port)], { cwd: repoDir });
+      ctx.otlpSinkUrl = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${ctx.otlpSinkUrl}/stats`, { entry: sink });
+    }
     const all = [directPath(), nginxPath(), nodePath(), ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli }))];
     const wanted = opts.paths ? all.filter((p) => p.name === 'direct' || opts.paths.includes(p.name)) : all;
     for (const p of wanted) {
@@ -274,6 +290,16 @@ then run the benchmark again.`);
         await p.start(ctx);
         const v = await verifyPath(p);
         if (v.fatal) throw new Error(`verification failed: ${v.fatal}`);
+        if (p.probe) {
+          try {
+            await p.probe(ctx);
+          } catch (err) {
+            info.reason = `not available: ${err.message}`;
+            log(`path ${p.name}: ${info.reason}`);
+            await p.stop();
+            continue;
+          }
+        }
         info.problems = v.problems;
         info.available = true;
         info.pid = p.pid;
@@ -414,6 +440,11 @@ then run the benchmark again.`);
         log(formatSummary(s));
       }
     }
+    if (ctx.otlpSinkUrl) {
+      try {
+        results.meta.otlpSink = JSON.parse((await httpRequest(`${ctx.otlpSinkUrl}/stats`)).body);
+      } catch { /* sink gone */ }
+    }
   } finally {
     for (const p of paths.slice().reverse()) await p.stop().catch(() => {});
     paths = [];
@@ -429,7 +460,8 @@ then run the benchmark again.`);
   if (writeMain) outs.push(path.join(benchDir, 'RESULTS.md'), path.join(benchDir, 'results.json'));
   for (const f of outs) writeFileSync(f, f.endsWith('.md') ? md : `${JSON.stringify(results, null, 2)}\n`);
   log('');
-  for (const t of results.targets.filter((x) => x.primary)) log(`target ${t.met === true ? 'met   ' : t.met === false ? 'MISSED' : 'n/a   '} ${t.path}: ${t.text} — ${t.valueText}`);
+  const measured = new Set(results.paths.filter((p) => p.available).map((p) => p.name));
+  for (const t of results.targets.filter((x) => x.primary && measured.has(x.path) && x.valueText !== 'scenario not run')) log(`target ${t.met === true ? 'met   ' : t.met === false ? 'MISSED' : 'n/a   '} ${t.path}: ${t.text} — ${t.valueText}`);
   log(`\nwrote ${outs.map((f) => path.relative(process.cwd(), f)).join(', ')} in ${results.meta.wallSeconds} s`);
   rmSync(runDir, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@
 import { writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort, startProcess, stopProcess, waitForHttp } from './procs.mjs';
+import { freePort, startProcess, stopProcess, waitForHttp, httpRequest, sleep } from './procs.mjs';
 import { proxyConfig, startNginx } from './nginx.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,20 +17,44 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
 
 /**
  * Gateway variants, each run as its own process side by side with the other paths.
- * `config` is merged over the generated base config ({listen, agents}); `env` over process.env;
- * `nodeArgs` go before dist/cli.js.
+ * `config` is merged over the generated base config ({listen, agents}); the config schema is
+ * strict, so only keys the gateway knows. `env(ctx)` is added to the environment (every OTEL_*
+ * variable of the harness's own environment is removed first, so "off" means off). `nodeArgs` go
+ * before dist/cli.js. `probe(ctx)` runs after the start-up check: if it throws, the variant is
+ * reported as not available with that message instead of being measured.
  */
 export const GATEWAY_VARIANTS = [
   {
     name: 'gateway',
-    label: 'gateway (as shipped: default config)',
+    label: 'gateway (as shipped: default config, tracing exporter off)',
     config: {},
   },
-  // Once the tracing exporter exists, benchmark it on as a second variant, e.g.:
-  // { name: 'gateway+tracing', label: 'gateway, tracing exporter on', config: { tracing: { exporter: 'otlp', endpoint: 'http://127.0.0.1:<sink>' } } },
-  // Later, the blocking upgrade:
-  // { name: 'gateway+blocking', label: 'gateway, blocking upgrade on', config: { blockingUpgrade: { enabled: true } } },
+  {
+    name: 'gateway+tracing',
+    label: 'gateway, tracing exporter on (OTLP/HTTP to a loopback sink)',
+    config: {},
+    otlpSink: true,
+    // Standard OpenTelemetry SDK settings. Batches go out every 1 s instead of every 5 s so the
+    // probe below sees an export quickly; under load they go out on size (512 spans) anyway.
+    env: (ctx) => ({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000' }),
+    async probe(ctx) {
+      const deadline = Date.now() + 4000;
+      while (Date.now() < deadline) {
+        const s = JSON.parse((await httpRequest(`${ctx.otlpSinkUrl}/stats`)).body);
+        if (s.requests > 0) return;
+        await sleep(200);
+      }
+      throw new Error('tracing exporter not active in this build (no OTLP export reached the sink within 4 s of traffic)');
+    },
+  },
+  // Later, the blocking upgrade, e.g.:
+  // { name: 'gateway+blocking', label: 'gateway, blocking upgrade on', config: { /* its config key */ } },
 ];
+
+/** The harness's environment without OTEL_* settings. */
+function baseEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
+}
 
 export function directPath() {
   let routes;
@@ -127,13 +151,14 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
         [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)], {
           // The gateway writes one JSON access-log line per exchange on stdout: discard it.
           stdio: ['ignore', 'ignore', 'pipe'],
-          env: { ...process.env, ...(variant.env ?? {}) },
+          env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}) },
           cwd: repoDir,
         });
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, { entry, timeoutMs: 20000 });
       p.pid = entry.child.pid;
     },
+    probe: variant.probe,
     agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
     async stop() { if (entry) await stopProcess(entry, { graceMs: 10000 }); },
     get stderrTail() { return entry?.stderrTail ?? ''; },

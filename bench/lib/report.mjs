@@ -119,7 +119,7 @@ export function renderMarkdown(results) {
   L.push(`- Date: ${m.date} (run took ${m.wallSeconds} s, mode: ${m.mode})`);
   L.push(`- Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memGB} GB RAM, Linux ${m.kernel}; load average at start ${m.loadAvgAtStart.join(' ')}`);
   L.push(`- Software: Node ${m.node}, ${m.nginx}, autocannon ${m.autocannon}, http-proxy-middleware ${m.httpProxyMiddleware}`);
-  L.push(`- Gateway: commit ${m.commit ?? 'unknown'}, ${m.gatewayBuild}`);
+  L.push(`- Gateway measured: ${m.gatewayBuild} (\`${m.gatewayCli}\`); harness at commit ${m.commit ?? 'unknown'}`);
   L.push('- Everything (load generator, upstreams, proxy) shares this machine; other work running on it shows up as noise. Numbers are medians of rounds; paths alternate within each round (ABCD, BCDA, …).');
   L.push('');
   L.push('## Paths');
@@ -131,6 +131,7 @@ export function renderMarkdown(results) {
     p.available ? (p.problems?.length ? `ran; warning: ${p.problems.join('; ')}` : 'ran') : `**${p.reason}**`,
   ]), true));
   L.push('');
+  if (m.otlpSink) L.push(`The loopback OTLP sink (stand-in for a collector) received ${m.otlpSink.requests} trace export request(s), ${f(m.otlpSink.bytes / 1e6, 1)} MB in all.`, '');
   L.push('Upstreams: nginx (`return 200` with a fixed A2A body, one worker) for scenarios 1 and 2, the same nginx serving a static file for the large unary body, and a small Node SSE server (bench/servers/sse-upstream.mjs) for the streams.');
   L.push('');
 
@@ -255,7 +256,7 @@ export function renderMarkdown(results) {
   if (results.profiles.length) {
     L.push('## Profiles');
     L.push('');
-    L.push('Each gateway variant again, separately from the measured runs, under `node --cpu-prof` with the unary and SSE throughput loads; top functions by self time (the `.cpuprofile` file is kept under bench/out/profiles).');
+    L.push('Each gateway variant again, separately from the measured runs, under `node --cpu-prof` with the unary and SSE throughput loads; top functions by self time. Native functions (no location) include the system call they make: `writev` is the time spent writing to sockets, kernel included. The `.cpuprofile` itself stays under bench/out/profiles (not committed); `node bench/profile-summary.mjs FILE` summarises it again.');
     L.push('');
     for (const p of results.profiles) {
       L.push(`### ${p.path}`);
