@@ -3,10 +3,9 @@
  * request's id, or the A2A REST error body), and the gateway keeps serving afterwards.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startTestGateway } from '../support/gateway.js';
+import { deadUrl as deadPort, scriptedUpstream } from '../support/scripted-upstream.js';
 import type { RunningGateway } from '../../src/gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -20,27 +19,10 @@ async function gatewayFor(agents: Record<string, { url: string; [k: string]: unk
   return gateway;
 }
 
-/** A raw upstream whose behaviour each test scripts. */
-async function scriptedUpstream(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** A port with nothing listening on it. */
-async function deadPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return `http://127.0.0.1:${port}`;
+async function scripted(handler: Parameters<typeof scriptedUpstream>[0]): Promise<string> {
+  const upstream = await scriptedUpstream(handler);
+  cleanups.push(upstream.close);
+  return upstream.url;
 }
 
 const rpc = (method: string, id: string | number) =>
@@ -103,7 +85,7 @@ describe('agent down', () => {
   });
 
   it('answers 504 when the configured headers timeout passes', async () => {
-    const url = await scriptedUpstream(() => {
+    const url = await scripted(() => {
       /* never answers */
     });
     const gateway = await gatewayFor({ slow: { url, timeouts: { headers: '300ms' } } });
@@ -117,7 +99,7 @@ describe('agent down', () => {
 describe('agent reset mid-stream', () => {
   it('ends an SSE stream with an error event in JSON-RPC shape after the events already relayed', async () => {
     const event = 'data: {"jsonrpc":"2.0","id":5,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
-    const url = await scriptedUpstream((req, res) => {
+    const url = await scripted((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(event);
@@ -133,7 +115,7 @@ describe('agent reset mid-stream', () => {
   });
 
   it('ends a REST SSE stream with an `event: error` carrying the REST error body', async () => {
-    const url = await scriptedUpstream((req, res) => {
+    const url = await scripted((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"task":{"id":"t1"}}\n\n');
@@ -146,7 +128,7 @@ describe('agent reset mid-stream', () => {
   });
 
   it('cuts the client connection when the agent dies mid-way through a JSON body', async () => {
-    const url = await scriptedUpstream((req, res) => {
+    const url = await scripted((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"jsonrpc":"2.0","id":1,"result":{"task":');
@@ -165,7 +147,7 @@ describe('agent reset mid-stream', () => {
 describe('hostile input', () => {
   it('passes a malformed JSON-RPC body to the agent untouched and keeps serving', async () => {
     const seen: Buffer[] = [];
-    const url = await scriptedUpstream(async (req, res) => {
+    const url = await scripted(async (req, res) => {
       for await (const c of req) seen.push(c as Buffer);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
