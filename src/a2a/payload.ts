@@ -10,7 +10,7 @@
  * Errors: JSON-RPC `error` (§9.5), REST `{"error":{…,"details":[ErrorInfo]}}` (§11.6), and the
  * `{"code":-32001,"message":…}` bodies of a2a-js 0.3 REST (capture `v03--rest-get-unknown-task.http`).
  */
-import { booleanAt, countAt, numberAt, stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
+import { booleanAt, countAt, joinPath, numberAt, stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
 import type { ProtocolVersion } from './operations.js';
 import { normaliseTaskState, type TaskState } from './task-state.js';
 
@@ -99,9 +99,8 @@ const ERROR_FIELDS = [
 
 /** Every path `readPayload` and `readError` may ask for, under `root` ('' or 'result'). */
 export function payloadPaths(root: string): string[] {
-  const under = (prefix: string, path: string) => (prefix === '' ? path : `${prefix}.${path}`);
-  const bases = [root, ...MEMBER_KEYS.map(([key]) => under(root, key))];
-  return [...bases, ...bases.flatMap((base) => FIELDS_OF_ANY_PAYLOAD.map((f) => under(base, f)))];
+  const bases = [root, ...MEMBER_KEYS.map(([key]) => joinPath(root, key))];
+  return [...bases, ...bases.flatMap((base) => FIELDS_OF_ANY_PAYLOAD.map((f) => joinPath(base, f)))];
 }
 
 export const ERROR_PATHS = ERROR_FIELDS;
@@ -111,7 +110,7 @@ export const ERROR_PATHS = ERROR_FIELDS;
  * `binding` matters for shape evidence only (1.0 JSON-RPC wraps; 0.3 JSON-RPC does not).
  */
 export function readPayload(fields: JsonFields, root: string, binding: 'jsonrpc' | 'rest'): Payload {
-  const under = (path: string) => (root === '' ? path : `${root}.${path}`);
+  const under = (path: string) => joinPath(root, path);
   const members = MEMBER_KEYS.filter(([key]) => typeAt(fields, under(key)) === 'object');
   if (members.length > 0) {
     const [key, kind] = members[0] as (typeof MEMBER_KEYS)[number];
@@ -134,39 +133,23 @@ interface Form {
 }
 
 function describe(fields: JsonFields, at: string, kind: PayloadKind, form: Form): Payload {
-  const p = (path: string) => `${at}.${path}`.replace(/^\./, '');
+  const p = (path: string) => joinPath(at, path);
   const stateRaw = stringAt(fields, p('status.state'));
-  const common = {
+  const hasStatus = kind === 'task' || kind === 'statusUpdate';
+  // One object shape for every kind (fields that do not apply stay undefined): cheaper for V8
+  // than spreading per kind, and these run for every stream event.
+  return {
     kind,
     ambiguous: form.ambiguous,
+    taskId: stringAt(fields, p(kind === 'task' ? 'id' : 'taskId')),
     contextId: stringAt(fields, p('contextId')),
+    messageId: kind === 'message' ? stringAt(fields, p('messageId')) : undefined,
+    state: hasStatus ? normaliseTaskState(stateRaw ?? numberAt(fields, p('status.state'))) : undefined,
+    artifactCount: kind === 'task' ? countAt(fields, p('artifacts')) : undefined,
+    historyCount: kind === 'task' ? countAt(fields, p('history')) : undefined,
+    final: kind === 'statusUpdate' ? booleanAt(fields, p('final')) : undefined,
     shape: shapeOf(fields, p, kind, stateRaw, form),
   };
-  switch (kind) {
-    case 'task':
-      return {
-        ...common,
-        taskId: stringAt(fields, p('id')),
-        state: normaliseTaskState(stateRaw ?? numberAt(fields, p('status.state'))),
-        artifactCount: countAt(fields, p('artifacts')),
-        historyCount: countAt(fields, p('history')),
-      };
-    case 'message':
-      return { ...common, taskId: stringAt(fields, p('taskId')), messageId: stringAt(fields, p('messageId')) };
-    case 'statusUpdate':
-      return {
-        ...common,
-        taskId: stringAt(fields, p('taskId')),
-        state: normaliseTaskState(stateRaw ?? numberAt(fields, p('status.state'))),
-        final: booleanAt(fields, p('final')),
-      };
-    case 'artifactUpdate':
-      return { ...common, taskId: stringAt(fields, p('taskId')) };
-    default: {
-      const _exhaustive: never = kind;
-      return _exhaustive;
-    }
-  }
 }
 
 /** Version evidence of one payload (wire-ref §6.3 vs §6.4 vs §2); `undefined` when it shows none. */

@@ -4,7 +4,7 @@
  * sends it as the body itself (§11, wire-ref §1.2). 0.3 spellings per wire-ref §6.3, §6.4.
  */
 import { compileScanPlan } from '../codec/json-scan.js';
-import { booleanAt, firstPresent, numberAt, stringAt, type JsonFields } from '../codec/json-fields.js';
+import { booleanAt, firstPresent, joinPath, numberAt, stringAt, type JsonFields } from '../codec/json-fields.js';
 import type { Operation, ProtocolVersion } from './operations.js';
 
 /** Where the request message sits: `params` for JSON-RPC, the root for REST. */
@@ -33,11 +33,13 @@ const REQUEST_FIELDS = [
   'configuration.pushNotificationConfig',
   'configuration.pushNotification',
   ...PUSH_URL_IN_CONFIGURATION,
-  ...MESSAGE_KEYS.flatMap((m) => MESSAGE_FIELDS.map((f) => `${m}.${f}`)),
+  ...MESSAGE_KEYS.flatMap((m) => MESSAGE_FIELDS.map((f) => joinPath(m, f))),
 ];
 
+const MESSAGE_PATHS = [MESSAGE_KEYS.map((m) => m), MESSAGE_KEYS.map((m) => joinPath('params', m))] as const;
+
 export function at(root: BodyRoot, path: string): string {
-  return root === '' ? path : `${root}.${path}`;
+  return joinPath(root, path);
 }
 
 export const REQUEST_PLAN = compileScanPlan([
@@ -49,18 +51,18 @@ export const REQUEST_PLAN = compileScanPlan([
 ]);
 
 function messageKey(fields: JsonFields, root: BodyRoot): string {
-  return firstPresent(fields, MESSAGE_KEYS.map((m) => at(root, m))) ?? at(root, 'message');
+  return firstPresent(fields, MESSAGE_PATHS[root === '' ? 0 : 1]) ?? at(root, 'message');
 }
 
 /** What the message and configuration look like, as version evidence (wire-ref §6.1). */
 export function payloadVersion(fields: JsonFields, root: BodyRoot): ProtocolVersion | undefined {
   const m = messageKey(fields, root);
-  const role = stringAt(fields, `${m}.role`);
+  const role = stringAt(fields, joinPath(m, 'role'));
   const has = (path: string) => fields.get(path) !== undefined;
   const v03 =
-    has(`${m}.kind`) ||
-    has(`${m}.parts.*.kind`) ||
-    has(`${m}.content`) ||
+    has(joinPath(m, 'kind')) ||
+    has(joinPath(m, 'parts.*.kind')) ||
+    has(joinPath(m, 'content')) ||
     role === 'user' ||
     role === 'agent' ||
     has(at(root, 'configuration.blocking')) ||
@@ -68,7 +70,7 @@ export function payloadVersion(fields: JsonFields, root: BodyRoot): ProtocolVers
     has(at(root, 'configuration.pushNotification'));
   if (v03) return '0.3';
   const v10 =
-    has(`${m}.parts`) ||
+    has(joinPath(m, 'parts')) ||
     has(at(root, 'configuration.returnImmediately')) ||
     has(at(root, 'configuration.taskPushNotificationConfig'));
   return v10 ? '1.0' : undefined;
@@ -83,9 +85,9 @@ export interface MessageFacts {
 export function messageFacts(fields: JsonFields, root: BodyRoot): MessageFacts {
   const m = messageKey(fields, root);
   return {
-    taskId: stringAt(fields, `${m}.taskId`),
-    contextId: stringAt(fields, `${m}.contextId`),
-    messageId: stringAt(fields, `${m}.messageId`),
+    taskId: stringAt(fields, joinPath(m, 'taskId')),
+    contextId: stringAt(fields, joinPath(m, 'contextId')),
+    messageId: stringAt(fields, joinPath(m, 'messageId')),
   };
 }
 

@@ -5,7 +5,7 @@
  * changed between 1.0.0 and 1.0.1 (wire-ref §4.1, §7.1 #6); the status is kept alongside.
  */
 import { compileScanPlan } from '../codec/json-scan.js';
-import { typeAt, stringAt, type JsonFields } from '../codec/json-fields.js';
+import { joinPath, typeAt, stringAt, type JsonFields } from '../codec/json-fields.js';
 import type { JsonBodyStatus } from '../codec/json-body.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
 import type { FindingSink } from './findings.js';
@@ -61,7 +61,7 @@ export function decodeUnary(
  * JSON-RPC returned the bare Task or Message with its `kind` instead (wire-ref §6.3).
  */
 function checkSendResult(fields: JsonFields, root: string, payload: Payload, findings: FindingSink): void {
-  const under = (key: string) => (root === '' ? key : `${root}.${key}`);
+  const under = (key: string) => joinPath(root, key);
   const members = ['task', 'message', 'msg'].filter((key) => typeAt(fields, under(key)) === 'object').length;
   if (members > 1 || payload.ambiguous) {
     findings.add('a2a.send-result-shape', 'both task and message');

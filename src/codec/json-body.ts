@@ -67,7 +67,7 @@ export function createJsonBodyReader(plan: ScanPlan, opts: JsonBodyOptions): Jso
   function append(chunk: Uint8Array): void {
     const needed = buffered + chunk.length;
     if (buffer === undefined || needed > buffer.length) {
-      const grown = new Uint8Array(Math.min(bufferCap, Math.max(needed, 2 * (buffer?.length ?? 1024))));
+      const grown = new Uint8Array(Math.min(bufferCap, Math.max(needed, 2 * (buffer?.length ?? 0))));
       if (buffer !== undefined) grown.set(buffer.subarray(0, buffered));
       buffer = grown;
     }

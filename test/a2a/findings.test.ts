@@ -15,11 +15,11 @@ describe('findings table', () => {
     }
   });
 
-  it('every rule is raised somewhere in the decoders (no dead rules)', () => {
-    const dir = join(import.meta.dirname, '../../src/a2a');
-    const sources = readdirSync(dir)
-      .filter((f) => f.endsWith('.ts') && f !== 'findings.ts')
-      .map((f) => readFileSync(join(dir, f), 'utf8'))
+  it('every rule is raised somewhere in the gateway (no dead rules)', () => {
+    const root = join(import.meta.dirname, '../../src');
+    const sources = (readdirSync(root, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && f !== join('a2a', 'findings.ts'))
+      .map((f) => readFileSync(join(root, f), 'utf8'))
       .join('\n');
     const unused = RULE_IDS.filter((id) => !sources.includes(`'${id}'`));
     expect(unused).toEqual([]);
