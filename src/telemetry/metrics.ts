@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 
 import { TASK_STATES, isTerminal } from '../a2a/operations.js';
 import { RULE_IDS } from '../a2a/findings.js';
 import type { ExchangeObserver, ExchangeRecord, Finding } from '../proxy/exchange.js';
-import type { TaskListener, TaskStore } from '../tasks/tracker.js';
+import type { TaskListener, TaskStore, TaskTracker } from '../tasks/tracker.js';
 import { METRICS } from './metric-names.js';
 import { STREAM_EVENTS, UPSTREAM_REASONS, createLabeler } from './labels.js';
 import { OpenTasks } from './open-tasks.js';
@@ -15,8 +15,6 @@ import { OpenTasks } from './open-tasks.js';
 export interface MetricsOptions {
   /** The configured agents: the only values the `agent` label takes (besides `other`). */
   readonly agents: readonly string[];
-  /** The tracker's store, read at scrape time for `a2a_tasks`. */
-  readonly tasks?: Pick<TaskStore, 'countByState'>;
   /** Node.js process metrics (CPU, memory, event loop, GC) on the same registry. Default true. */
   readonly processMetrics?: boolean;
   readonly now?: () => number;
@@ -26,8 +24,10 @@ export interface GatewayMetrics {
   readonly registry: Registry;
   /** Add to the gateway's exchange observers. */
   readonly observer: ExchangeObserver;
-  /** Subscribe to the task tracker: `tracker.subscribe(metrics.taskListener)`. */
+  /** Task events to histograms; `trackTasks` subscribes it for you. */
   readonly taskListener: TaskListener;
+  /** Follows `tracker`: its events feed the task histograms, its store the task gauges. */
+  trackTasks(tracker: Pick<TaskTracker, 'subscribe' | 'store'>): void;
 }
 
 const upstreamReasons: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
@@ -46,6 +46,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const now = options.now ?? Date.now;
   const registers = [registry];
   const openTasks = new OpenTasks();
+  let taskStore: Pick<TaskStore, 'countByState'> | undefined;
 
   const counter = (def: CounterDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
   const histogram = (def: HistogramDef) => new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
@@ -66,7 +67,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     collect() {
       tasks.reset();
       for (const agent of options.agents) for (const state of TASK_STATES) tasks.set({ agent, state }, 0);
-      for (const [agent, byState] of options.tasks?.countByState() ?? []) {
+      for (const [agent, byState] of taskStore?.countByState() ?? []) {
         for (const [state, n] of byState) tasks.inc({ agent: labels.agent(agent), state: labels.taskState(state) }, n);
       }
     },
@@ -128,7 +129,15 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     else if (event.type === 'resumed') taskInterrupted.observe({ agent, state: labels.taskState(event.state) }, event.ms / 1000);
   };
 
-  return { registry, observer: { onFinish: (exchange) => onFinish(exchange.record) }, taskListener };
+  return {
+    registry,
+    observer: { onFinish: (exchange) => onFinish(exchange.record) },
+    taskListener,
+    trackTasks(tracker) {
+      taskStore = tracker.store;
+      tracker.subscribe(taskListener);
+    },
+  };
 }
 
 /**

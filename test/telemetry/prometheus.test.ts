@@ -16,11 +16,9 @@ import { collect, within, withDeadline } from '../peers/deadline.js';
 import { asMessage, asTask } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import { InMemoryTaskStore, TaskTracker } from '../../src/tasks/tracker.js';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { startMetricsListener, type MetricsListener } from '../../src/telemetry/metrics-endpoint.js';
 import { promtool, startPrometheus, waitFor, type Prometheus, type QueryResult } from './support/prometheus.js';
-import { inspectStub } from './support/inspect-stub.js';
 import { samples } from './support/registry.js';
 
 const DASHBOARD = fileURLToPath(new URL('../../dashboards/a2a-gateway.json', import.meta.url));
@@ -96,11 +94,10 @@ async function scenario(): Promise<void> {
 
 beforeAll(async () => {
   peer = await startPeerV1({ stepMs: 20 });
-  const tracker = new TaskTracker(new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 }));
-  const metrics = createMetrics(registry, { agents: ['reviewer', 'gone'], tasks: tracker.store });
-  tracker.subscribe(metrics.taskListener);
+  const metrics = createMetrics(registry, { agents: ['reviewer', 'gone'] });
   listener = await startMetricsListener(registry, { host: '127.0.0.1', port: 0 });
-  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [inspectStub(tracker), metrics.observer]);
+  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [metrics.observer]);
+  metrics.trackTasks(gateway.tracker);
   prometheus = await startPrometheus({ targets: [new URL(listener.url).host], ruleFiles: [ALERTS] });
   await waitFor(async () => (await scalar('up{job="a2a-gateway"}')) === 1, 15_000, 'first scrape');
   // Two rounds with a scrape between them, so every counter and bucket has grown between two

@@ -14,8 +14,9 @@ import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
 import { createTracing, type Tracing } from '../../src/telemetry/tracing.js';
 import { tracingOptionsFromEnv } from '../../src/telemetry/tracing-config.js';
+import { traceIdOf } from '../../src/telemetry/trace-context.js';
+import type { ExchangeObserver } from '../../src/proxy/exchange.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
-import { inspectStub } from './support/inspect-stub.js';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -25,12 +26,15 @@ let peer: Peer;
 let receiver: OtlpReceiver;
 let tracing: Tracing;
 let gateway: RunningGateway;
+/** What an access log placed after the tracing observer would write: path → trace id. */
+const logged: Array<{ path: string; traceId: string | undefined }> = [];
+const logProbe: ExchangeObserver = { onFinish: (exchange) => void logged.push({ path: exchange.record.path, traceId: traceIdOf(exchange) }) };
 
 beforeAll(async () => {
   [peer, receiver] = await Promise.all([startPeerV1({ stepMs: 20 }), startOtlpReceiver()]);
   const { options } = tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gw-under-test' });
   tracing = createTracing(options, { serviceVersion: '9.9.9' });
-  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [inspectStub(), tracing.observer]);
+  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [tracing.observer, logProbe]);
 });
 
 afterAll(async () => {
@@ -155,6 +159,18 @@ describe('spans over OTLP/HTTP', () => {
     const client = one(spans, 'client span', (s) => s.kind === CLIENT && s.parentSpanId === server.spanId);
     expect(client.status.code).toBe(ERROR);
     expect(client.attributes['error.type']).toBe('UPSTREAM_UNREACHABLE');
+  });
+
+  it('gives the access log the trace id of each exchange, card requests included', async () => {
+    const card = await fetch(`${gateway.url}/agents/reviewer/.well-known/agent-card.json`, { signal: AbortSignal.timeout(5000) });
+    expect(card.status).toBe(200);
+    await card.text();
+    const spans = await flushed();
+    const cardLine = logged.findLast((l) => l.path === '/.well-known/agent-card.json')!;
+    const cardSpan = one(spans, 'card span', (s) => s.traceId === cardLine.traceId);
+    expect(cardSpan).toMatchObject({ name: 'AgentCard', kind: SERVER });
+    const servers = spans.filter((s) => s.kind === SERVER);
+    for (const line of logged) expect(servers.map((s) => s.traceId), line.path).toContain(line.traceId);
   });
 
   it('exports as OTLP/HTTP JSON to {endpoint}/v1/traces', () => {

@@ -1,0 +1,52 @@
+/**
+ * Metrics and traces, put together for the gateway's start-up code, so that nothing outside this
+ * folder imports prom-client or OpenTelemetry (principle 7). Settings come in as arguments:
+ * `env` is the process environment the CLI read, for the standard OTEL_* variables.
+ */
+import { Registry } from 'prom-client';
+import type { ExchangeObserver } from '../proxy/exchange.js';
+import type { TaskTracker } from '../tasks/tracker.js';
+import { createMetrics } from './metrics.js';
+import { metricsHandler, startMetricsListener, type MetricsListener, type MetricsListenOptions } from './metrics-endpoint.js';
+import { createTracing } from './tracing.js';
+import { tracingOptionsFromEnv, type Env } from './tracing-config.js';
+
+export interface TelemetryOptions {
+  readonly agents: readonly string[];
+  readonly tracker: Pick<TaskTracker, 'subscribe' | 'store'>;
+  /** OTEL_* variables; tracing is off unless they configure an exporter. */
+  readonly env: Env;
+  readonly serviceVersion?: string;
+  /** Node.js process metrics on /metrics (default true). */
+  readonly processMetrics?: boolean;
+}
+
+export interface Telemetry {
+  /** Tracing first, then metrics; put them after inspection and before the access log. */
+  readonly observers: readonly ExchangeObserver[];
+  readonly tracingEnabled: boolean;
+  /** OTEL_* settings that were ignored, for the start-up log. */
+  readonly warnings: readonly string[];
+  /** For the control app: `app.get('/metrics', telemetry.metricsHandler)`. */
+  readonly metricsHandler: () => Promise<Response>;
+  /** A separate metrics listener (e.g. an admin port). */
+  listenMetrics(options: MetricsListenOptions): Promise<MetricsListener>;
+  /** Exports the spans still queued; call once the listener has drained. */
+  shutdown(): Promise<void>;
+}
+
+export function createTelemetry(options: TelemetryOptions): Telemetry {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
+  metrics.trackTasks(options.tracker);
+  const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
+  const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion });
+  return {
+    observers: tracing.enabled ? [tracing.observer, metrics.observer] : [metrics.observer],
+    tracingEnabled: tracing.enabled,
+    warnings,
+    metricsHandler: metricsHandler(registry),
+    listenMetrics: (listen) => startMetricsListener(registry, listen),
+    shutdown: () => tracing.shutdown(),
+  };
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPeerV1 } from '../peers/peer-v1.js';
+import type { Peer } from '../peers/peer-common.js';
+import { startTestGateway } from '../support/gateway.js';
+import type { RunningGateway } from '../../src/gateway.js';
+import type { ExchangeObserver } from '../../src/proxy/exchange.js';
+import { createTracing } from '../../src/telemetry/tracing.js';
+import { extractIncoming, injectUpstream, traceIdOf } from '../../src/telemetry/trace-context.js';
+import { trace } from '@opentelemetry/api';
+import { fakeExchange, record } from './support/records.js';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT = `00-${TRACE}-00f067aa0ba902b7-01`;
+
+describe('W3C trace context helpers', () => {
+  it('reads the caller context and replaces traceparent/tracestate in the upstream headers', () => {
+    const ctx = trace.getSpanContext(extractIncoming({ traceparent: PARENT, tracestate: 'vendor=1' }))!;
+    expect(ctx).toMatchObject({ traceId: TRACE, spanId: '00f067aa0ba902b7', isRemote: true });
+    const headers = ['Traceparent', PARENT, 'a2a-version', '1.0', 'tracestate', 'vendor=1'];
+    injectUpstream(headers, { ...ctx, spanId: 'aaaaaaaaaaaaaaaa' });
+    expect(headers).toEqual(['a2a-version', '1.0', 'traceparent', `00-${TRACE}-aaaaaaaaaaaaaaaa-01`, 'tracestate', 'vendor=1']);
+  });
+
+  it('gives the caller trace id for logs when the gateway does not trace, and none for garbage', () => {
+    expect(traceIdOf(fakeExchange(record(), { traceparent: PARENT }))).toBe(TRACE);
+    expect(traceIdOf(fakeExchange(record(), { traceparent: '00-zzzz-1-01' }))).toBeUndefined();
+    expect(traceIdOf(fakeExchange(record()))).toBeUndefined();
+  });
+});
+
+describe('with tracing off', () => {
+  let peer: Peer;
+  let gateway: RunningGateway;
+  const logged: Array<string | undefined> = [];
+  const logProbe: ExchangeObserver = { onFinish: (exchange) => void logged.push(traceIdOf(exchange)) };
+  const tracing = createTracing(undefined);
+
+  beforeAll(async () => {
+    peer = await startPeerV1();
+    gateway = await startTestGateway({ reviewer: { url: peer.url } }, {}, [tracing.observer, logProbe]);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await peer?.close();
+  });
+
+  it('adds no hooks, passes the caller trace context to the agent unchanged, and still logs its trace id', async () => {
+    expect(tracing.enabled).toBe(false);
+    expect(Object.keys(tracing.observer)).toEqual([]);
+    const since = peer.requests.length;
+    const res = await fetch(`${gateway.url}/agents/reviewer/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: PARENT, tracestate: 'vendor=1' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'unknown' } }),
+      signal: AbortSignal.timeout(5000),
+    });
+    await res.text();
+    const seen = peer.requests.slice(since).filter((r) => r.method === 'POST'); // not the gateway's card fetches
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers).toMatchObject({ traceparent: PARENT, tracestate: 'vendor=1' });
+    expect(logged.at(-1)).toBe(TRACE);
+  });
+});
