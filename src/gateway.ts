@@ -15,6 +15,7 @@ import { createControlApp } from './control/app.js';
 import { createGatewayServer } from './server.js';
 import { accessLog } from './telemetry/access-log.js';
 import { createInspector } from './inspect/inspector.js';
+import { RecentExchanges } from './inspect/recent.js';
 import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -43,7 +44,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const inFlight = new Set<Exchange>();
   const tracker = new TaskTracker(new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }));
   // Observers run in this order: inspection fills the record that the others read.
-  const observers: ExchangeObserver[] = [createInspector({ maxBytes: config.inspection.maxBytes, tracker }), ...(options.observers ?? []), accessLog(log)];
+  const recent = new RecentExchanges(config.inspection.recent);
+  const observers: ExchangeObserver[] = [
+    createInspector({ maxBytes: config.inspection.maxBytes, tracker }),
+    ...(options.observers ?? []),
+    recent.observer,
+    accessLog(log),
+  ];
   let draining = false;
   const isDraining = () => draining;
 
@@ -55,7 +62,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     observers,
     inFlight,
   });
-  const control = createControlApp({ upstreams, registry, trust, publicUrl: config.publicUrl, isDraining });
+  const control = createControlApp({ upstreams, registry, trust, publicUrl: config.publicUrl, isDraining, recent, tracker });
   const server = createGatewayServer({ handleAgentRequest, agentNames: new Set(upstreams.keys()), control, isDraining });
 
   await new Promise<void>((resolve, reject) => {

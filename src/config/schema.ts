@@ -88,6 +88,8 @@ export const configSchema = z
       .object({
         /** Most bytes of each body inspection reads and holds, however large the body (1 MiB). */
         maxBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        /** Finished exchanges kept for `GET /exchanges` (0 turns the endpoint's memory off). */
+        recent: z.number().int().min(0).max(100_000).default(200),
       })
       .strict()
       .prefault({}),

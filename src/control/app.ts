@@ -7,6 +7,8 @@ import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
 import { publicBaseUrl, type PeerTrust } from '../proxy/public-url.js';
 import type { IncomingMessage } from 'node:http';
+import type { RecentExchanges } from '../inspect/recent.js';
+import type { TaskTracker } from '../tasks/tracker.js';
 
 export interface ControlDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;
@@ -14,6 +16,8 @@ export interface ControlDeps {
   readonly trust: PeerTrust;
   readonly publicUrl: string | undefined;
   readonly isDraining: () => boolean;
+  readonly recent: RecentExchanges;
+  readonly tracker: TaskTracker;
 }
 
 type Env = { Bindings: { incoming: IncomingMessage } };
@@ -37,6 +41,24 @@ export function createControlApp(deps: ControlDeps): Hono<Env> {
   };
   app.get('/agents', catalog);
   app.get('/agents/', catalog);
+
+  // What the gateway recorded about recent calls: shape, ids, state, findings (no bodies).
+  app.get('/exchanges', (c) => {
+    const limit = Number(c.req.query('limit') ?? 50);
+    const exchanges = deps.recent.find({
+      agent: c.req.query('agent'),
+      messageId: c.req.query('messageId'),
+      taskId: c.req.query('taskId'),
+      limit: Number.isFinite(limit) ? limit : 50,
+    });
+    return c.json({ exchanges });
+  });
+
+  // One task's story across calls: states with their times, time waiting for input, duration.
+  app.get('/tasks/:agent/:taskId', (c) => {
+    const story = deps.tracker.store.get(c.req.param('agent'), c.req.param('taskId'));
+    return story ? c.json(story) : c.json({ error: { code: 404, status: 'NOT_FOUND', message: 'this task is not tracked (never seen, or forgotten)' } }, 404);
+  });
 
   app.notFound((c) =>
     c.json({ error: { code: 404, status: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}; agents are served under /agents/{name}/ (see GET /agents)` } }, 404),

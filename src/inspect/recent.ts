@@ -1,0 +1,44 @@
+/**
+ * The last N finished exchanges, for `GET /exchanges`: what the gateway recorded about each call
+ * (shape, task id, state, findings), without bodies. A ring buffer: memory is fixed by N.
+ */
+import type { ExchangeObserver, ExchangeRecord } from '../proxy/exchange.js';
+
+export interface RecentQuery {
+  readonly agent?: string;
+  readonly messageId?: string;
+  readonly taskId?: string;
+  readonly limit?: number;
+}
+
+export class RecentExchanges {
+  private readonly ring: Array<ExchangeRecord | undefined>;
+  private next = 0;
+
+  constructor(readonly capacity: number) {
+    this.ring = new Array<ExchangeRecord | undefined>(capacity);
+  }
+
+  readonly observer: ExchangeObserver = {
+    onFinish: (exchange) => {
+      if (this.capacity === 0) return;
+      this.ring[this.next] = exchange.record;
+      this.next = (this.next + 1) % this.capacity;
+    },
+  };
+
+  /** Newest first. */
+  find(query: RecentQuery = {}): ExchangeRecord[] {
+    const out: ExchangeRecord[] = [];
+    const limit = Math.max(1, Math.min(query.limit ?? 50, this.capacity));
+    for (let i = 1; i <= this.capacity && out.length < limit; i++) {
+      const record = this.ring[(this.next - i + this.capacity) % this.capacity];
+      if (!record) break;
+      if (query.agent && record.agent !== query.agent) continue;
+      if (query.messageId && record.a2a?.messageId !== query.messageId) continue;
+      if (query.taskId && record.a2a?.taskId !== query.taskId) continue;
+      out.push(record);
+    }
+    return out;
+  }
+}
