@@ -17,6 +17,8 @@ export interface TelemetryOptions {
   /** OTEL_* variables; tracing is off unless they configure an exporter. */
   readonly env: Env;
   readonly serviceVersion?: string;
+  /** Metrics at all (default true); off, the observers are tracing only and /metrics is empty. */
+  readonly metrics?: boolean;
   /** Node.js process metrics on /metrics (default true). */
   readonly processMetrics?: boolean;
 }
@@ -37,12 +39,12 @@ export interface Telemetry {
 
 export function createTelemetry(options: TelemetryOptions): Telemetry {
   const registry = new Registry();
-  const metrics = createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
-  metrics.trackTasks(options.tracker);
+  const metrics = options.metrics === false ? undefined : createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
+  metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
   const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion });
   return {
-    observers: tracing.enabled ? [tracing.observer, metrics.observer] : [metrics.observer],
+    observers: [...(tracing.enabled ? [tracing.observer] : []), ...(metrics ? [metrics.observer] : [])],
     tracingEnabled: tracing.enabled,
     warnings,
     metricsHandler: metricsHandler(registry),

@@ -43,6 +43,8 @@ describe('createTelemetry', () => {
     const off = createTelemetry({ agents: ['a'], tracker: new TaskTracker(new InMemoryTaskStore({ maxTasks: 1, ttlMs: 1 })), env: {}, processMetrics: false });
     expect(off.tracingEnabled).toBe(false);
     expect(off.observers).toHaveLength(1);
+    const none = createTelemetry({ agents: ['a'], tracker: new TaskTracker(new InMemoryTaskStore({ maxTasks: 1, ttlMs: 1 })), env: {}, metrics: false });
+    expect(none.observers).toHaveLength(0);
   });
 
   it('counts, gauges and traces the exchanges of a real gateway', async () => {
