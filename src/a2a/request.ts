@@ -5,7 +5,8 @@
  * operation `unknown` with a finding, and the bytes go on unchanged.
  */
 import { createJsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
-import { stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
+import { EMPTY_FIELDS, stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
+import { encodingOf } from './content-encoding.js';
 import { FindingSink, type Finding } from './findings.js';
 import { isStreamingOperation, operationForJsonRpcMethod, type Binding, type Operation, type ProtocolVersion } from './operations.js';
 import {
@@ -87,9 +88,15 @@ export interface RequestDecoder {
 
 export function createRequestDecoder(head: RequestHead, opts: RequestDecoderOptions): RequestDecoder {
   const body = createJsonBodyReader(REQUEST_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
+  const encoding = encodingOf(head.headers['content-encoding']);
+  let encodedBytes = 0;
   return {
-    push: (chunk) => body.push(chunk),
+    push(chunk) {
+      if (encoding === undefined) body.push(chunk);
+      else encodedBytes += chunk.length;
+    },
     end(endOpts = {}) {
+      if (encoding !== undefined) return classify(head, opts, EMPTY_FIELDS, 'partial', encodedBytes, `request body is ${encoding}`);
       const read = body.end({ truncated: endOpts.aborted === true });
       return classify(head, opts, read.fields, read.status, read.bytes);
     },
@@ -105,10 +112,11 @@ function classify(
   fields: JsonFields,
   status: JsonBodyStatus,
   bodyBytes: number,
+  partialBecause = 'request body',
 ): RequestFacts {
   const findings = new FindingSink();
   if (status === 'malformed') findings.add('a2a.invalid-json', 'request body');
-  if (status === 'partial') findings.add('gateway.inspect-partial', 'request body');
+  if (status === 'partial') findings.add('gateway.inspect-partial', partialBecause);
   const query = parseQuery(head.query !== '' ? head.query : (head.path.split('?')[1] ?? ''));
   const versionHeader = head.headers['a2a-version'];
   const isJsonRpc = fields.get('jsonrpc') !== undefined || (typeAt(fields, '') === 'array' && fields.get('*.jsonrpc') !== undefined);

@@ -8,6 +8,7 @@ import { createJsonBodyReader, type JsonBodyReader } from '../codec/json-body.js
 import { createSseDecoder, type SseDecoder } from '../codec/sse.js';
 import type { RequestContext } from './checks.js';
 import { FindingSink, type Finding } from './findings.js';
+import { encodingOf } from './content-encoding.js';
 import type { ProtocolVersion } from './operations.js';
 import type { ErrorFacts } from './payload.js';
 import { createStreamMachine, type StreamFacts, type StreamMachine } from './stream.js';
@@ -21,6 +22,8 @@ export type { ErrorFacts } from './payload.js';
 export interface ResponseHead {
   readonly status: number;
   readonly contentType?: string;
+  /** `Content-Encoding`; a compressed body is not read (facts `partial`). */
+  readonly contentEncoding?: string;
 }
 
 export interface ResponseDecoderOptions {
@@ -69,6 +72,8 @@ export interface ResponseDecoder {
 export function createResponseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions): ResponseDecoder {
   const kind = bodyKindOf(head.contentType);
   const findings = new FindingSink();
+  const encoding = encodingOf(head.contentEncoding);
+  if (encoding !== undefined && kind !== 'other') return opaqueDecoder(head, `response body is ${encoding}`);
   if (kind === 'sse') return sseDecoder(req, head, opts, findings);
   if (kind === 'json') return jsonDecoder(req, head, opts, findings);
   return opaqueDecoder(head);
@@ -150,22 +155,23 @@ function sseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecod
 }
 
 /** Bodies that are neither JSON nor SSE (HTML error pages, files): counted, not read. */
-function opaqueDecoder(head: ResponseHead): ResponseDecoder {
+function opaqueDecoder(head: ResponseHead, unreadA2aBody?: string): ResponseDecoder {
   let bytes = 0;
   return {
     push: (chunk) => void (bytes += chunk.length),
     end(endOpts = {}) {
       const isError = head.status >= 400;
+      const partial = unreadA2aBody !== undefined && bytes > 0;
       return {
         httpStatus: head.status,
         bodyKind: bytes === 0 ? 'empty' : 'other',
         tag: isError ? 'error' : 'other',
         error: isError ? { httpStatus: head.status } : undefined,
         bodyBytes: bytes,
-        partial: false,
+        partial,
         malformed: false,
         aborted: endOpts.aborted === true,
-        findings: [],
+        findings: partial ? [{ rule: 'gateway.inspect-partial', count: 1, detail: unreadA2aBody }] : [],
       };
     },
     heldBytes: 0,

@@ -1,6 +1,8 @@
 /**
  * Cost of the decoders per exchange on the recorded captures. Run: `npx tsx test/a2a/decoder-bench.ts`.
  * Not a test. Bodies are pushed in the recorded TCP reads where a .timing.txt exists, else whole.
+ * Printed next to the cost of the bare minimum — decoding the bytes to text and JSON.parse of each
+ * body or SSE event — so the ratio stays meaningful on a loaded machine.
  */
 import { createRequestDecoder } from '../../src/a2a/request.js';
 import { createResponseDecoder } from '../../src/a2a/response.js';
@@ -23,19 +25,45 @@ function once(c: Capture, chunks: Uint8Array[]): void {
   res.end({ aborted: c.response.aborted });
 }
 
-const groups = new Map<string, { us: number; n: number; bytes: number }>();
+const utf8 = new TextDecoder();
+
+/** The floor: text-decode and JSON.parse every JSON document of the exchange, nothing else. */
+function baseline(c: Capture): void {
+  if (c.request.body.length > 0) tryParse(utf8.decode(c.request.body));
+  const body = c.response === undefined ? '' : utf8.decode(c.response.body);
+  if (c.response?.headers['content-type']?.startsWith('text/event-stream') === true) {
+    for (const line of body.split('\n')) if (line.startsWith('data: ')) tryParse(line.slice(6));
+  } else if (body !== '') tryParse(body);
+}
+
+function tryParse(text: string): void {
+  try {
+    JSON.parse(text);
+  } catch {
+    // malformed captures are part of the set
+  }
+}
+
+function timePerRun(fn: () => void, runs: number): number {
+  for (let i = 0; i < runs / 10; i++) fn();
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) fn();
+  return ((performance.now() - start) * 1000) / runs;
+}
+
+const groups = new Map<string, { us: number; floor: number; n: number; bytes: number }>();
 for (const name of listCaptures().filter((n) => !n.includes('--push-'))) {
   const c = loadCapture(name);
   const chunks = chunksOf(c);
-  for (let i = 0; i < 200; i++) once(c, chunks); // warm up
-  const runs = 2000;
-  const start = performance.now();
-  for (let i = 0; i < runs; i++) once(c, chunks);
-  const us = ((performance.now() - start) * 1000) / runs;
+  const us = timePerRun(() => once(c, chunks), 2000);
+  const floor = timePerRun(() => baseline(c), 2000);
   const kind = c.response === undefined ? 'request only' : c.response.headers['content-type']?.startsWith('text/event-stream') ? 'SSE stream' : 'unary';
-  const g = groups.get(kind) ?? { us: 0, n: 0, bytes: 0 };
-  groups.set(kind, { us: g.us + us, n: g.n + 1, bytes: g.bytes + c.request.body.length + (c.response?.body.length ?? 0) });
+  const g = groups.get(kind) ?? { us: 0, floor: 0, n: 0, bytes: 0 };
+  groups.set(kind, { us: g.us + us, floor: g.floor + floor, n: g.n + 1, bytes: g.bytes + c.request.body.length + (c.response?.body.length ?? 0) });
 }
 for (const [kind, g] of groups) {
-  console.log(`${kind.padEnd(14)} ${g.n} captures, mean ${(g.us / g.n).toFixed(1)} µs per exchange (request + response), mean ${(g.bytes / g.n).toFixed(0)} body bytes`);
+  console.log(
+    `${kind.padEnd(14)} ${String(g.n).padStart(3)} captures, ${(g.bytes / g.n).toFixed(0).padStart(5)} body bytes: ` +
+      `decoders ${(g.us / g.n).toFixed(1)} µs per exchange, JSON.parse floor ${(g.floor / g.n).toFixed(1)} µs (×${(g.us / g.floor).toFixed(1)})`,
+  );
 }

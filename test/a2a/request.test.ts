@@ -157,3 +157,18 @@ describe('hostile request bodies', () => {
     }
   });
 });
+
+describe('compressed bodies', () => {
+  it('are not read: facts from the head only, marked partial', () => {
+    const decoder = createRequestDecoder(
+      { method: 'POST', path: '/a2a/rest/message:send', query: '', headers: { ...V1, 'content-encoding': 'gzip' } },
+      { maxBytes: 1024 },
+    );
+    decoder.push(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
+    const facts = decoder.end();
+    expect(facts).toMatchObject({ operation: 'SendMessage', binding: 'rest', partial: true, malformed: false, bodyBytes: 6 });
+    expect(facts.findings).toEqual([{ rule: 'gateway.inspect-partial', count: 1, detail: 'request body is gzip' }]);
+    const identity = classify({ path: '/message:send', headers: { ...V1, 'content-encoding': 'identity' } }, { message: { messageId: 'm' } });
+    expect(identity).toMatchObject({ messageId: 'm', partial: false });
+  });
+});

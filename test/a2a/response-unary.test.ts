@@ -168,3 +168,14 @@ describe('hostile response bodies', () => {
     expect(decoder.end({ aborted: true })).toMatchObject({ aborted: true, partial: true, malformed: false, findings: [] });
   });
 });
+
+describe('compressed response bodies', () => {
+  it('are not read and not misreported as invalid JSON', () => {
+    const decoder = createResponseDecoder(RPC10, { status: 200, contentType: 'application/json', contentEncoding: 'br' }, { maxBytes: 1024 });
+    decoder.push(new Uint8Array([0x0b, 0x80, 0x80]));
+    expect(decoder.end()).toMatchObject({ tag: 'other', partial: true, malformed: false, findings: [{ rule: 'gateway.inspect-partial', detail: 'response body is br' }] });
+    const sse = createResponseDecoder(RPC10, { status: 503, contentType: 'text/event-stream', contentEncoding: 'gzip' }, { maxBytes: 1024 });
+    sse.push(new Uint8Array([1, 2, 3]));
+    expect(sse.end()).toMatchObject({ tag: 'error', error: { httpStatus: 503 }, partial: true });
+  });
+});
