@@ -18,6 +18,8 @@ import { createInspector } from './inspect/inspector.js';
 import { RecentExchanges } from './inspect/recent.js';
 import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
 import { createLogger, type Logger } from './log.js';
+import { createTelemetry } from './telemetry/telemetry.js';
+import { GATEWAY_VERSION } from './version.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the listener. */
@@ -25,6 +27,8 @@ export interface RunningGateway {
   readonly server: Server;
   readonly registry: CardRegistry;
   readonly tracker: TaskTracker;
+  /** Where Prometheus scrapes, or undefined when metrics are off. */
+  readonly metricsUrl: string | undefined;
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
 }
@@ -33,6 +37,8 @@ export interface GatewayOptions {
   readonly logger?: Logger;
   /** Extra exchange observers (tests, embedding). */
   readonly observers?: readonly ExchangeObserver[];
+  /** OTEL_* variables for tracing (the CLI passes process.env); tracing is off without them. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -45,8 +51,20 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const tracker = new TaskTracker(new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }));
   // Observers run in this order: inspection fills the record that the others read.
   const recent = new RecentExchanges(config.inspection.recent);
+  const telemetry = createTelemetry({
+    agents: [...upstreams.keys()],
+    tracker,
+    env: options.env ?? {},
+    serviceVersion: GATEWAY_VERSION,
+    metrics: config.metrics.enabled,
+    processMetrics: config.metrics.processMetrics,
+  });
+  for (const warning of telemetry.warnings) log.warn(warning);
+  // Observers run in this order: inspection fills the record; telemetry (traces, then metrics)
+  // reads it; the access log comes last so it can carry the trace id.
   const observers: ExchangeObserver[] = [
     createInspector({ maxBytes: config.inspection.maxBytes, tracker }),
+    ...telemetry.observers,
     ...(options.observers ?? []),
     recent.observer,
     accessLog(log),
@@ -62,7 +80,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     observers,
     inFlight,
   });
-  const control = createControlApp({ upstreams, registry, trust, publicUrl: config.publicUrl, isDraining, recent, tracker });
+  const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
+  const control = createControlApp({
+    upstreams,
+    registry,
+    trust,
+    publicUrl: config.publicUrl,
+    isDraining,
+    recent,
+    tracker,
+    metrics: metricsOnMain ? { path: config.metrics.path, handler: telemetry.metricsHandler } : undefined,
+  });
   const server = createGatewayServer({ handleAgentRequest, agentNames: new Set(upstreams.keys()), control, isDraining });
 
   await new Promise<void>((resolve, reject) => {
@@ -75,8 +103,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  const metricsListener =
+    config.metrics.enabled && config.metrics.listen ? await telemetry.listenMetrics({ ...config.metrics.listen, path: config.metrics.path }) : undefined;
   registry.start();
-  log.info({ url, agents: [...upstreams.keys()] }, 'gateway listening');
+  log.info({ url, agents: [...upstreams.keys()], tracing: telemetry.tracingEnabled, metrics: metricsListener ? `${metricsListener.url}${config.metrics.path}` : metricsOnMain ? `${url}${config.metrics.path}` : 'off' }, 'gateway listening');
   log.flush(); // the access log is buffered for throughput; start-up must show at once
 
   let closing: Promise<void> | undefined;
@@ -90,11 +120,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       for (const exchange of inFlight) exchange.terminate();
       server.closeAllConnections();
       await closed;
+      await metricsListener?.close();
+      await telemetry.shutdown();
       registry.stop();
       await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
       log.info('gateway stopped');
       log.flush();
     })());
 
-  return { url, server, registry, tracker, close };
+  const metricsUrl = metricsListener?.url ? `${metricsListener.url}${config.metrics.path}` : metricsOnMain ? `${url}${config.metrics.path}` : undefined;
+  return { url, server, registry, tracker, metricsUrl, close };
 }

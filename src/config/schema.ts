@@ -84,6 +84,17 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    metrics: z
+      .object({
+        enabled: z.boolean().default(true),
+        path: z.string().startsWith('/').default('/metrics'),
+        /** A separate listener for /metrics (e.g. an admin port); then the main one does not serve it. */
+        listen: z.object({ host: z.string().min(1).default('127.0.0.1'), port: z.number().int().min(0).max(65_535) }).strict().optional(),
+        /** Node.js process metrics (CPU, memory, event loop, GC). */
+        processMetrics: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
     inspection: z
       .object({
         /** Most bytes of each body inspection reads and holds, however large the body (1 MiB). */

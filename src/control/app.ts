@@ -18,6 +18,8 @@ export interface ControlDeps {
   readonly isDraining: () => boolean;
   readonly recent: RecentExchanges;
   readonly tracker: TaskTracker;
+  /** Prometheus exposition on the main listener, unless it has a listener of its own. */
+  readonly metrics?: { readonly path: string; readonly handler: () => Promise<Response> };
 }
 
 type Env = { Bindings: { incoming: IncomingMessage } };
@@ -41,6 +43,8 @@ export function createControlApp(deps: ControlDeps): Hono<Env> {
   };
   app.get('/agents', catalog);
   app.get('/agents/', catalog);
+
+  if (deps.metrics) app.get(deps.metrics.path, deps.metrics.handler);
 
   // What the gateway recorded about recent calls: shape, ids, state, findings (no bodies).
   app.get('/exchanges', (c) => {

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const fleet = await startDemoFleet({ host: '127.0.0.1', basePort: 9101 });
-  const gateway = await startGateway(config);
+  const gateway = await startGateway(config, { env: process.env });
   process.stderr.write(
     `\na2a-gateway is fronting the demo fleet at ${gateway.url}\n` +
       Object.keys(fleet.agents).map((name) => `  ${gateway.url}/agents/${name}/\n`).join('') +

@@ -1,6 +1,7 @@
 /** The access log: one JSON line per finished exchange (README "Access log"). */
 import type { ExchangeObserver } from '../proxy/exchange.js';
 import type { Logger } from '../log.js';
+import { traceIdOf } from './trace-context.js';
 
 export function accessLog(log: Logger): ExchangeObserver {
   return {
@@ -23,6 +24,7 @@ export function accessLog(log: Logger): ExchangeObserver {
           events: a?.stream ? { ...a.stream.events, firstEventMs: a.stream.firstEventMs, keepalives: a.stream.keepalives } : undefined,
           findings: r.findings.map((f) => f.rule),
           a2aError: a?.error,
+          traceId: traceIdOf(exchange),
           httpMethod: r.httpMethod,
           path: r.path,
           bytesIn: r.bytesIn,
