@@ -75,11 +75,17 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       const request = endRequest(inspection);
       if (!request) return;
       const contentType = headers['content-type'];
+      const contentEncoding = headers['content-encoding'];
       inspection.responseStartedAt = performance.now();
       guarded(inspection, () => {
         inspection.response = createResponseDecoder(
           request,
-          { status, contentType: Array.isArray(contentType) ? contentType[0] : contentType },
+          {
+            status,
+            contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+            // A compressed body is not decoded: the facts say `partial` instead of a false invalid-json.
+            contentEncoding: Array.isArray(contentEncoding) ? contentEncoding.join(',') : contentEncoding,
+          },
           { maxBytes: options.maxBytes, clock: () => performance.now() },
         );
       });
