@@ -54,6 +54,28 @@ const agent = z
     timeouts,
     /** Keep-alive connections per agent. */
     connections: z.number().int().positive().max(10_000).default(256),
+    /** Timeout rescue: a blocking SendMessage becomes returnImmediately + a wait inside the client's deadline. */
+    upgradeBlocking: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** The deadline assumed when the client states none; also the cap on one it states. */
+        clientTimeout: duration('30s'),
+        /** Answer this long before the deadline. */
+        margin: duration('1s'),
+        strategy: z.enum(['auto', 'stream', 'subscribe', 'poll']).default('auto'),
+        /** First GetTask poll interval; it grows by half each poll up to `pollMax`, with jitter. */
+        pollInitial: duration('250ms'),
+        pollMax: duration('5s'),
+      })
+      .strict()
+      .prefault({}),
+    sse: z
+      .object({
+        /** Write an SSE comment when a stream has been quiet this long (between events only). */
+        keepalive: duration('15s'),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -55,6 +55,8 @@ export interface ExchangeRecord {
   status: number;
   bytesIn: number;
   bytesOut: number;
+  /** SSE keepalive comments the gateway wrote into the response. */
+  keepalivesSent: number;
   durationMs: number;
   outcome: ExchangeOutcome;
   /** A gateway-side failure (GatewayError reason), distinct from an A2A error the agent sent. */
@@ -100,6 +102,7 @@ export class Exchange {
       status: 0,
       bytesIn: 0,
       bytesOut: 0,
+      keepalivesSent: 0,
       durationMs: 0,
       outcome: 'complete',
       findings: [],

@@ -25,6 +25,8 @@ export interface ForwardRequest {
   readonly body: Buffer | Readable | null;
   /** How to answer the caller in its own protocol if the gateway must produce an error. */
   readonly errorContext: ErrorContext;
+  /** Quiet time after which an SSE comment is written between events (0: never). */
+  readonly keepaliveMs: number;
   /** Chosen when the response starts (status and headers known). */
   rewriteFor?(status: number, headers: Record<string, string | string[] | undefined>): BodyRewrite | undefined;
 }
@@ -40,6 +42,11 @@ function isEventStream(headers: Record<string, string | string[] | undefined>): 
   const type = headers['content-type'];
   return typeof type === 'string' && type.startsWith('text/event-stream');
 }
+
+/** An SSE comment line (W3C: lines starting with ':' are ignored) followed by a blank line, which
+ * dispatches nothing because no data was buffered: clients and proxies see traffic, parsers see
+ * no event. Field notes item 4: idle timeouts drop quiet but healthy streams. */
+const KEEPALIVE = Buffer.from(': keepalive\n\n');
 
 /** True when the bytes sent so far end between two SSE events (W3C: a blank line ends an event). */
 function atEventBoundary(last: Buffer | undefined): boolean {
@@ -61,11 +68,13 @@ export function forward(exchange: Exchange, request: ForwardRequest): Promise<vo
     let status = 0;
     let eventStream = false;
     let lastChunk: Buffer | undefined;
+    let keepalive: NodeJS.Timeout | undefined;
     let done = false;
 
     const finish = () => {
       if (done) return;
       done = true;
+      if (keepalive) clearInterval(keepalive);
       res.off('close', onClientClose);
       exchange.finish();
       resolve();
@@ -114,6 +123,15 @@ export function forward(exchange: Exchange, request: ForwardRequest): Promise<vo
           return;
         }
         res.writeHead(statusCode, out);
+        if (eventStream && request.keepaliveMs > 0) {
+          keepalive = setInterval(() => {
+            // Only between two events: a comment inside an event would end it early.
+            if (!atEventBoundary(lastChunk) || res.writableEnded) return;
+            res.write(KEEPALIVE);
+            record.keepalivesSent++;
+          }, request.keepaliveMs);
+          keepalive.unref();
+        }
       },
       onResponseData(ctrl, chunk) {
         record.bytesOut += chunk.length;
@@ -125,6 +143,7 @@ export function forward(exchange: Exchange, request: ForwardRequest): Promise<vo
           return;
         }
         lastChunk = chunk;
+        keepalive?.refresh(); // quiet time counts from the agent's last bytes
         if (!res.write(chunk)) {
           ctrl.pause();
           res.once('drain', () => ctrl.resume());

@@ -80,6 +80,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         headers,
         body: body.forward,
         errorContext: sniff,
+        keepaliveMs: upstream.config.sse.keepalive,
         rewriteFor: extended
           ? (status) => (status === 200 ? extendedCardRewrite(sniff.binding, upstream.config.url, publicAgentUrl) : undefined)
           : undefined,
