@@ -24,29 +24,41 @@ const signed = (n, d = 3) => (typeof n === 'number' && Number.isFinite(n) ? `${n
  * RSS targets take the worst round, everything else the median of rounds.
  */
 const TARGETS = [
-  { id: 's1-vs-node', scenario: 's1_throughput', text: 'unary throughput (scenario 1) ≥ 1.2 × plain Node', op: '>=', threshold: 1.2, selfRef: 'node', unit: '×',
+  { id: 's1-vs-node', scenario: 's1_throughput', field: 'rps', text: 'unary throughput (scenario 1) ≥ 1.2 × plain Node', op: '>=', threshold: 1.2, selfRef: 'node', unit: '×',
     value: (r, p) => ratio(med(r, 's1_throughput', p, 'rps'), med(r, 's1_throughput', 'node', 'rps')) },
-  { id: 's1-vs-nginx', scenario: 's1_throughput', text: 'unary throughput (scenario 1) ≥ 0.2 × nginx', op: '>=', threshold: 0.2, selfRef: 'nginx', unit: '×',
+  { id: 's1-vs-nginx', scenario: 's1_throughput', field: 'rps', text: 'unary throughput (scenario 1) ≥ 0.2 × nginx', op: '>=', threshold: 0.2, selfRef: 'nginx', unit: '×',
     value: (r, p) => ratio(med(r, 's1_throughput', p, 'rps'), med(r, 's1_throughput', 'nginx', 'rps')) },
-  { id: 's2-vs-node', scenario: 's2_throughput', text: 'unary throughput (scenario 2, 10 KB Task) ≥ 1.2 × plain Node', op: '>=', threshold: 1.2, selfRef: 'node', unit: '×',
+  { id: 's2-vs-node', scenario: 's2_throughput', field: 'rps', text: 'unary throughput (scenario 2, 10 KB Task) ≥ 1.2 × plain Node', op: '>=', threshold: 1.2, selfRef: 'node', unit: '×',
     value: (r, p) => ratio(med(r, 's2_throughput', p, 'rps'), med(r, 's2_throughput', 'node', 'rps')) },
-  { id: 's2-vs-nginx', scenario: 's2_throughput', text: 'unary throughput (scenario 2, 10 KB Task) ≥ 0.2 × nginx', op: '>=', threshold: 0.2, selfRef: 'nginx', unit: '×',
+  { id: 's2-vs-nginx', scenario: 's2_throughput', field: 'rps', text: 'unary throughput (scenario 2, 10 KB Task) ≥ 0.2 × nginx', op: '>=', threshold: 0.2, selfRef: 'nginx', unit: '×',
     value: (r, p) => ratio(med(r, 's2_throughput', p, 'rps'), med(r, 's2_throughput', 'nginx', 'rps')) },
-  { id: 's1-latency', scenario: 's1_latency', text: 'p50 latency added over direct ≤ 1 ms (scenario 1, fixed rate)', op: '<=', threshold: 1, unit: ' ms',
+  { id: 's1-latency', scenario: 's1_latency', field: 'p50ms', text: 'p50 latency added over direct ≤ 1 ms (scenario 1, fixed rate)', op: '<=', threshold: 1, unit: ' ms',
     value: (r, p) => diff(med(r, 's1_latency', p, 'p50ms'), med(r, 's1_latency', 'direct', 'p50ms')) },
-  { id: 's2-latency', scenario: 's2_latency', text: 'p50 latency added over direct ≤ 1 ms (scenario 2, fixed rate)', op: '<=', threshold: 1, unit: ' ms',
+  { id: 's2-latency', scenario: 's2_latency', field: 'p50ms', text: 'p50 latency added over direct ≤ 1 ms (scenario 2, fixed rate)', op: '<=', threshold: 1, unit: ' ms',
     value: (r, p) => diff(med(r, 's2_latency', p, 'p50ms'), med(r, 's2_latency', 'direct', 'p50ms')) },
-  { id: 's3-rate', scenario: 's3_burst', text: 'SSE events per second ≥ 0.8 × direct (scenario 3)', op: '>=', threshold: 0.8, unit: '×',
+  { id: 's3-rate', scenario: 's3_burst', field: 'eventsPerSec', text: 'SSE events per second ≥ 0.8 × direct (scenario 3)', op: '>=', threshold: 0.8, unit: '×',
     value: (r, p) => ratio(med(r, 's3_burst', p, 'eventsPerSec'), med(r, 's3_burst', 'direct', 'eventsPerSec')) },
-  { id: 's3-delay', scenario: 's3_paced', text: 'SSE added per-event delay p99 ≤ 2 ms (scenario 3, paced)', op: '<=', threshold: 2, unit: ' ms',
+  { id: 's3-delay', scenario: 's3_paced', field: 'delayP99ms', text: 'SSE added per-event delay p99 ≤ 2 ms (scenario 3, paced)', op: '<=', threshold: 2, unit: ' ms',
     value: (r, p) => diff(med(r, 's3_paced', p, 'delayP99ms'), med(r, 's3_paced', 'direct', 'delayP99ms')) },
-  { id: 's5-unary-rss', scenario: 's5_unary', text: 'large unary body: peak RSS grows by ≤ 50 MB (scenario 5)', op: '<=', threshold: 50, unit: ' MB',
+  { id: 's5-unary-rss', scenario: 's5_unary', field: 'rssPeakMB', text: 'large unary body: peak RSS grows by ≤ 50 MB (scenario 5)', op: '<=', threshold: 50, unit: ' MB',
     value: (r, p) => worst(r, 's5_unary', p, 'rssGrowthMB') },
-  { id: 's5-sse-rss', scenario: 's5_sse', text: 'large SSE stream: peak RSS grows by ≤ 50 MB (scenario 5)', op: '<=', threshold: 50, unit: ' MB',
+  { id: 's5-sse-rss', scenario: 's5_sse', field: 'rssPeakMB', text: 'large SSE stream: peak RSS grows by ≤ 50 MB (scenario 5)', op: '<=', threshold: 50, unit: ' MB',
     value: (r, p) => worst(r, 's5_sse', p, 'rssGrowthMB') },
-  { id: 's4-rss', scenario: 's4_fanin', text: 'open streams: RSS ≤ 300 MB (scenario 4)', op: '<=', threshold: 300, unit: ' MB',
+  { id: 's4-rss', scenario: 's4_fanin', field: 'rssPeakMB', text: 'open streams: RSS ≤ 300 MB (scenario 4)', op: '<=', threshold: 300, unit: ' MB',
     value: (r, p) => worst(r, 's4_fanin', p, 'rssPeakMB') },
 ];
+
+/** Largest max/min ratio of one metric across rounds, over every path measured: how noisy it was. */
+function spread(results, key, field) {
+  let worstRatio = null;
+  for (const slot of Object.values(results.scenarios[key]?.byPath ?? {})) {
+    const v = slot.rounds.filter((r) => r && !r.error && typeof r[field] === 'number' && r[field] > 0).map((r) => r[field]);
+    if (v.length < 2) continue;
+    const r = Math.max(...v) / Math.min(...v);
+    worstRatio = worstRatio === null ? r : Math.max(worstRatio, r);
+  }
+  return worstRatio;
+}
 
 function diff(a, b) {
   return typeof a === 'number' && typeof b === 'number' ? a - b : null;
@@ -57,7 +69,7 @@ export function evaluateTargets(results) {
   const proxies = results.paths.filter((p) => p.kind !== 'direct');
   for (const t of TARGETS) {
     for (const p of proxies) {
-      const row = { id: t.id, text: t.text, path: p.name, primary: p.kind === 'gateway', threshold: t.threshold, op: t.op, value: null, met: null, valueText: '' };
+      const row = { id: t.id, text: t.text, scenario: t.scenario, field: t.field, path: p.name, primary: p.kind === 'gateway', threshold: t.threshold, op: t.op, value: null, met: null, valueText: '' };
       if (!p.available) {
         row.valueText = p.reason ?? 'not available';
       } else if (!results.scenarios[t.scenario]) {
@@ -232,23 +244,30 @@ export function renderMarkdown(results) {
   } else {
     const missed = results.targets.filter((t) => t.primary && t.met === false);
     const met = results.targets.filter((t) => t.primary && t.met === true);
-    L.push(missed.length === 0
-      ? `Every gateway target that was measured is met (${met.length} met).`
-      : `**The gateway misses ${missed.length} target(s)**: ${missed.map((t) => `${t.path}: ${t.text} — measured ${t.valueText}`).join('; ')}. ${results.profiles.length ? 'See the profile below for where the time goes.' : 'Run with `--profile` to see where the time goes.'}`);
+    if (missed.length === 0) {
+      L.push(`Every gateway target that was measured is met (${met.length} met).`);
+    } else {
+      L.push(`**The gateway misses ${missed.length} target(s)** (${met.length} met). ${results.profiles.length ? 'The profile below shows where the time goes.' : 'Run with `--profile` to see where the time goes.'}`);
+      L.push('');
+      for (const t of missed) L.push(`- **missed** — ${t.path}: ${t.text}; measured ${t.valueText}`);
+    }
     L.push('');
   }
   const cols = results.paths.filter((p) => p.kind !== 'direct');
   const ids = [...new Set(results.targets.map((t) => t.id))];
   const cell = (t) => {
     if (!t) return '—';
+    if (!results.paths.find((p) => p.name === t.path)?.available) return 'not measured (see Paths)';
     if (t.met === true) return `met: ${t.valueText.replace(/ \(target.*\)$/, '')}`;
     if (t.met === false) return `**MISSED**: ${t.valueText.replace(/ \(target.*\)$/, '')}`;
     return t.valueText;
   };
-  L.push(table(['target', ...cols.map((p) => (p.kind === 'gateway' ? `**${p.name}**` : `${p.name} (reference)`))], ids.map((id) => {
+  L.push(table(['target', ...cols.map((p) => (p.kind === 'gateway' ? `**${p.name}**` : `${p.name} (reference)`)), 'noise: largest max/min across rounds'], ids.map((id) => {
     const rows = results.targets.filter((t) => t.id === id);
-    return [rows[0].text, ...cols.map((p) => cell(rows.find((t) => t.path === p.name)))];
+    return [rows[0].text, ...cols.map((p) => cell(rows.find((t) => t.path === p.name))), x(spread(results, rows[0].scenario, rows[0].field))];
   }), true));
+  L.push('');
+  L.push('The last column is how far apart the rounds of that measurement were on the noisiest path (1.00× = identical rounds): where it is large, a met or missed near the bar says little; run again, ideally on a quiet machine.');
   L.push('');
   if (S.mode === 'quick') L.push(`Quick mode: ${S.fanin.streams} streams instead of 1,000 and a ${f(S.large.bytes / 1e6, 0)} MB body instead of 100 MB, so the RSS targets are only indicative here.`);
   L.push('');
