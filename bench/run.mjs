@@ -33,11 +33,11 @@ const FULL = {
   mode: 'full',
   rounds: 3,
   warmupS: 2,
-  unary: { connections: 32, durationS: 7, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 5 },
+  unary: { connections: 32, durationS: 6, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 4 },
   sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 4000, pacedRate: 1000 },
-  fanin: { rounds: 2, streams: 1000, intervalMs: 3000, eventsPerStream: 6, eventBytes: 512 },
+  fanin: { rounds: 2, streams: 1000, intervalMs: 2500, eventsPerStream: 6, eventBytes: 512 },
   large: { rounds: 3, bytes: 100 * MB, sseEventBytes: 1 * MB },
-  profile: { durationS: 8 },
+  profile: { durationS: 6 },
 };
 
 const QUICK = {
@@ -46,7 +46,7 @@ const QUICK = {
   warmupS: 0.5,
   unary: { connections: 32, durationS: 2, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 2 },
   sse: { rounds: 3, burstEvents: 2000, eventBytes: 512, pacedEvents: 1000, pacedRate: 1000 },
-  fanin: { rounds: 1, streams: 200, intervalMs: 1500, eventsPerStream: 3, eventBytes: 512 },
+  fanin: { rounds: 1, streams: 200, intervalMs: 1000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
   profile: { durationS: 3 },
 };
@@ -57,6 +57,7 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --profile          also run each gateway variant under node --cpu-prof and summarise the profile
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
+  --with a,b         also run these optional gateway variants (e.g. gateway+blocking)
   --scenarios 1,3    only these scenarios (1-5)
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
@@ -65,7 +66,7 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --help`;
 
 function parseArgs(argv) {
-  const o = { quick: false, write: false, profile: null, paths: null, scenarios: null, out: path.join(benchDir, 'out'), gatewayCli: null, nginx: null, render: null };
+  const o = { quick: false, write: false, profile: null, paths: null, scenarios: null, out: path.join(benchDir, 'out'), gatewayCli: null, nginx: null, render: null, with: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
@@ -78,6 +79,7 @@ function parseArgs(argv) {
     else if (a === '--gateway-cli') o.gatewayCli = path.resolve(argv[++i]);
     else if (a === '--nginx') o.nginx = path.resolve(argv[++i]);
     else if (a === '--render') o.render = path.resolve(argv[++i]);
+    else if (a === '--with') o.with = argv[++i].split(',').map((x) => x.trim()).filter(Boolean);
     else if (a === '--help' || a === '-h') { console.log(HELP); process.exit(0); }
     else { console.error(`unknown option ${a}\n${HELP}`); process.exit(2); }
   }
@@ -269,14 +271,15 @@ then run the benchmark again.`);
 
     // ---- paths ----------------------------------------------------------------------------
     const ctx = { routes, runDir, nginxBin, readyAgent: 'small', otlpSinkUrl: null };
-    if (GATEWAY_VARIANTS.some((v) => v.otlpSink && (!opts.paths || opts.paths.includes(v.name)))) {
+    if (GATEWAY_VARIANTS.some((v) => v.otlpSink && (opts.paths ? opts.paths.includes(v.name) : !v.optional || opts.with.includes(v.name)))) {
       const port = await freePort();
       const sink = startProcess('otlp-sink', process.execPath, [path.join(benchDir, 'servers', 'otlp-sink.mjs'), '--port', String(port)], { cwd: repoDir });
       ctx.otlpSinkUrl = `http://127.0.0.1:${port}`;
       await waitForHttp(`${ctx.otlpSinkUrl}/stats`, { entry: sink });
     }
     const all = [directPath(), nginxPath(), nodePath(), ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli }))];
-    const wanted = opts.paths ? all.filter((p) => p.name === 'direct' || opts.paths.includes(p.name)) : all;
+    const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name);
+    const wanted = all.filter((p) => p.name === 'direct' || (opts.paths ? named(p) : !p.variant?.optional || named(p)));
     for (const p of wanted) {
       const info = { name: p.name, label: p.label, kind: p.kind, available: false, reason: null, pid: null, problems: [] };
       results.paths.push(info);

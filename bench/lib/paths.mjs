@@ -17,8 +17,9 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
 
 /**
  * Gateway variants, each run as its own process side by side with the other paths.
- * `config` is merged over the generated base config ({listen, agents}); the config schema is
- * strict, so only keys the gateway knows. `env(ctx)` is added to the environment (every OTEL_*
+ * `config` is merged over the generated base config ({listen, agents}) and `agentConfig` into
+ * every agent's entry; the config schema is strict, so only keys the gateway knows. `optional`
+ * variants run only when asked for (--with NAME or --paths). `env(ctx)` is added to the environment (every OTEL_*
  * variable of the harness's own environment is removed first, so "off" means off). `nodeArgs` go
  * before dist/cli.js. `probe(ctx)` runs after the start-up check: if it throws, the variant is
  * reported as not available with that message instead of being measured.
@@ -47,8 +48,15 @@ export const GATEWAY_VARIANTS = [
       throw new Error('tracing exporter not active in this build (no OTLP export reached the sink within 4 s of traffic)');
     },
   },
-  // Later, the blocking upgrade, e.g.:
-  // { name: 'gateway+blocking', label: 'gateway, blocking upgrade on', config: { /* its config key */ } },
+  {
+    // The timeout rescue. Only its config keys exist so far, so it is optional (runs when named
+    // with --with or --paths); drop `optional` once the upgrade itself is in.
+    name: 'gateway+blocking',
+    label: 'gateway, blocking upgrade on (upgradeBlocking.enabled for every agent)',
+    optional: true,
+    config: {},
+    agentConfig: { upgradeBlocking: { enabled: true } },
+  },
 ];
 
 /** The harness's environment without OTEL_* settings. */
@@ -136,7 +144,7 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     async start(ctx) {
       port = await freePort();
       const agents = {};
-      for (const [name, url] of ctx.routes) agents[name] = { url };
+      for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
       const config = { listen: { host: '127.0.0.1', port }, agents, ...(variant.config ?? {}) };
       const file = path.join(ctx.runDir, `gateway-${variant.name.replace(/[^a-z0-9]+/gi, '_')}${profileDir ? '-prof' : ''}.yaml`);
       // JSON is YAML: no YAML writer needed.
