@@ -4,8 +4,9 @@
  *   2. open the exchange record
  *   3. agent card? → answer from the card cache, rewritten
  *   4. read the start of the body (the whole of a normal A2A request) and sniff its protocol
- *   5. forward, relaying the response as it arrives (extended cards rewritten)
- *   6. the exchange finishes when the response body ends, aborts or errors (forward.ts)
+ *   5. a blocking SendMessage to an agent with `upgradeBlocking` → the timeout rescue (upgrade/)
+ *   6. else forward, relaying the response as it arrives (extended cards rewritten)
+ *   7. the exchange finishes when the response body ends, aborts or errors (forward.ts)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
@@ -20,6 +21,10 @@ import { REST_CONTEXT, sendGatewayError, sniffRequest } from './error-response.j
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, type PeerTrust } from './public-url.js';
+import { parseBlockingSend } from '../upgrade/wire.js';
+import { runUpgrade } from '../upgrade/upgrade.js';
+import { resolveStrategy } from '../upgrade/policy.js';
+import { clientTimeoutMs, TIMEOUT_HEADER } from '../upgrade/deadline.js';
 
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
@@ -67,13 +72,31 @@ export function createAgentPipeline(deps: PipelineDeps) {
       });
       const sniff = sniffRequest(method, req.headers, body.prefix, body.complete);
 
-      // 5. Forward; the response is relayed as it arrives.
       const headers = upstreamRequestHeaders(
         req.rawHeaders,
         { peerAddress: normalizeAddress(req.socket.remoteAddress), trusted, proto: 'encrypted' in req.socket ? 'https' : 'http' },
         upstream.extraHeaders,
       );
       for (const o of observers) o.onForward?.(exchange, headers);
+
+      // 5. Timeout rescue for blocking sends.
+      const policy = upstream.config.upgradeBlocking;
+      const send = policy.enabled && body.complete ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, sniff.version) : undefined;
+      if (send) {
+        const card = await cards.get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' }).catch(() => undefined);
+        const timeout = clientTimeoutMs(req.headers[TIMEOUT_HEADER], policy.clientTimeout);
+        return await runUpgrade({
+          exchange,
+          send,
+          headers,
+          policy,
+          strategy: resolveStrategy(policy.strategy, card?.card),
+          answerBy: exchange.record.startedAt + timeout - policy.margin,
+          errorContext: sniff,
+        });
+      }
+
+      // 6. Forward.
       const extended = isExtendedCardRequest(method, rest, sniff);
       await forward(exchange, {
         method,

@@ -1,0 +1,102 @@
+/**
+ * The upstream calls the blocking upgrade makes on the caller's behalf: same pool, same headers
+ * (auth, A2A-Version, extensions, trace context), each abortable by the client leaving or the
+ * deadline passing.
+ */
+import type { Upstream } from '../transport/upstream.js';
+import { clientResponseHeaders } from '../transport/headers.js';
+import { createSseDecoder } from '../codec/sse.js';
+import type { UpstreamCall } from './wire.js';
+
+/** A reply is read whole only up to this size; A2A tasks are far smaller. */
+export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+export interface JsonReply {
+  readonly status: number;
+  /** Client-facing headers (hop-by-hop removed), flat. */
+  readonly headers: string[];
+  readonly body: Buffer;
+  /** The parsed body, or undefined when it is not JSON. */
+  readonly doc: unknown;
+}
+
+/** The caller's forwarded headers, fitted to one call: body length and type set by undici/us. */
+export function headersFor(base: readonly string[], call: UpstreamCall, accept?: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < base.length; i += 2) {
+    const lower = base[i]!.toLowerCase();
+    if (lower === 'content-length' || lower === 'content-type' || (accept && lower === 'accept')) continue;
+    out.push(base[i]!, base[i + 1]!);
+  }
+  if (call.body) out.push('content-type', 'application/json');
+  if (accept) out.push('accept', accept);
+  return out;
+}
+
+export async function callJson(upstream: Upstream, call: UpstreamCall, headers: string[], signal: AbortSignal): Promise<JsonReply> {
+  const response = await upstream.pool.request({ path: call.path, method: call.method, headers, body: call.body ?? null, signal });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REPLY_BYTES) {
+      response.body.destroy();
+      throw new Error(`reply larger than ${MAX_REPLY_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const body = Buffer.concat(chunks, size);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body.toString('utf8'));
+  } catch {
+    doc = undefined;
+  }
+  return { status: response.statusCode, headers: clientResponseHeaders(response.headers), body, doc };
+}
+
+/** Opens an SSE call and hands each event's parsed data to `onEvent`; resolves when the stream
+ * ends, or when `onEvent` returns true (then the stream is closed). A reply that is not an event
+ * stream (agents answer errors as plain JSON, capture v1--edge-rpc-subscribe-unknown-task) is
+ * returned whole instead. */
+export async function followEvents(
+  upstream: Upstream,
+  call: UpstreamCall,
+  headers: string[],
+  signal: AbortSignal,
+  onEvent: (doc: unknown) => boolean,
+): Promise<{ status: number; stoppedEarly: boolean; notStream?: JsonReply }> {
+  const response = await upstream.pool.request({ path: call.path, method: call.method, headers, body: call.body ?? null, signal });
+  const type = String(response.headers['content-type'] ?? '');
+  if (!type.startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.body.arrayBuffer());
+    let doc: unknown;
+    try {
+      doc = JSON.parse(body.toString('utf8'));
+    } catch {
+      doc = undefined;
+    }
+    return { status: response.statusCode, stoppedEarly: false, notStream: { status: response.statusCode, headers: clientResponseHeaders(response.headers), body, doc } };
+  }
+  let stop = false;
+  const decoder = createSseDecoder({
+    maxEventBytes: MAX_REPLY_BYTES,
+    onEvent: (event) => {
+      if (stop) return;
+      try {
+        stop = onEvent(JSON.parse(event.data));
+      } catch {
+        // not JSON: not an A2A event; keep following
+      }
+    },
+  });
+  for await (const chunk of response.body) {
+    decoder.push(chunk as Buffer);
+    if (stop) {
+      response.body.destroy();
+      return { status: 200, stoppedEarly: true };
+    }
+  }
+  decoder.end();
+  return { status: 200, stoppedEarly: stop };
+}

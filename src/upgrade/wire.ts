@@ -1,0 +1,192 @@
+/**
+ * The A2A wire shapes the blocking upgrade reads and writes (pure). A blocking SendMessage is
+ * recognised, turned into a non-blocking one, followed with GetTask / SubscribeToTask in the
+ * caller's own binding and version, and answered with the caller's envelope holding the final
+ * Task. Shapes: wire-reference §1.1 (JSON-RPC), §1.2 (REST), §2.4 (SendMessageResponse),
+ * §6.2–§6.4 (0.3 method names, `kind`, `/v1/` routes), §5.1 (returnImmediately vs blocking).
+ */
+import { normaliseTaskState, type TaskState } from '../a2a/operations.js';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export interface BlockingSend {
+  readonly binding: 'jsonrpc' | 'rest';
+  readonly version: '1.0' | '0.3';
+  /** Path (with the agent's base) the send went to. */
+  readonly path: string;
+  readonly doc: Json;
+  readonly jsonrpcId: string | number | null;
+  readonly historyLength?: number;
+  readonly tenant?: string;
+}
+
+const SEND_METHODS: Record<string, '1.0' | '0.3'> = { SendMessage: '1.0', 'message/send': '0.3' };
+
+/**
+ * The request, if it is a blocking SendMessage: 1.0 `returnImmediately` absent or false, 0.3
+ * `blocking` absent or true (wire-reference §5.1, §6.3). Anything else: undefined.
+ */
+export function parseBlockingSend(method: string, path: string, body: Buffer, headerVersion: '1.0' | '0.3'): BlockingSend | undefined {
+  if (method !== 'POST' || body.length === 0) return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(doc)) return undefined;
+  let binding: 'jsonrpc' | 'rest';
+  let version: '1.0' | '0.3';
+  let params: unknown;
+  if ('jsonrpc' in doc) {
+    const v = typeof doc['method'] === 'string' ? SEND_METHODS[doc['method']] : undefined;
+    if (!v) return undefined;
+    binding = 'jsonrpc';
+    version = v;
+    params = doc['params'];
+  } else {
+    const bare = path.split('?')[0]!;
+    if (!bare.endsWith('/message:send')) return undefined;
+    binding = 'rest';
+    // REST: the 0.3 routes live under /v1/ (wire-reference §6.2); else the A2A-Version header decides.
+    version = bare.endsWith('/v1/message:send') ? '0.3' : headerVersion;
+    params = doc;
+  }
+  if (!isObject(params)) return undefined;
+  const config = isObject(params['configuration']) ? params['configuration'] : {};
+  const blocking = version === '1.0' ? config['returnImmediately'] !== true : config['blocking'] !== false;
+  if (!blocking) return undefined;
+  const id = doc['id'];
+  const historyLength = typeof config['historyLength'] === 'number' ? config['historyLength'] : undefined;
+  const tenant = typeof params['tenant'] === 'string' && params['tenant'] ? params['tenant'] : undefined;
+  return {
+    binding,
+    version,
+    path: path.split('?')[0]!,
+    doc,
+    jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
+    ...(historyLength !== undefined ? { historyLength } : {}),
+    ...(tenant ? { tenant } : {}),
+  };
+}
+
+/** The same send, asking the agent to return right after creating the task. */
+export function nonBlockingBody(send: BlockingSend): Buffer {
+  const params = send.binding === 'jsonrpc' ? (send.doc['params'] as Json) : send.doc;
+  const configuration = { ...(isObject(params['configuration']) ? params['configuration'] : {}) };
+  if (send.version === '1.0') configuration['returnImmediately'] = true;
+  else configuration['blocking'] = false;
+  const newParams = { ...params, configuration };
+  return Buffer.from(JSON.stringify(send.binding === 'jsonrpc' ? { ...send.doc, params: newParams } : newParams));
+}
+
+/** The same send as SendStreamingMessage (the stream's first event names the task). */
+export function streamingRequest(send: BlockingSend): { path: string; body: Buffer } {
+  if (send.binding === 'jsonrpc') {
+    const method = send.version === '1.0' ? 'SendStreamingMessage' : 'message/stream';
+    return { path: send.path, body: Buffer.from(JSON.stringify({ ...send.doc, method })) };
+  }
+  return { path: send.path.replace(/message:send$/, 'message:stream'), body: Buffer.from(JSON.stringify(send.doc)) };
+}
+
+let requestCounter = 0;
+const gatewayRpcId = () => `a2a-gateway-${++requestCounter}`;
+
+export interface UpstreamCall {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: Buffer;
+}
+
+/** GetTask in the caller's binding and version, honouring its historyLength. */
+export function getTaskCall(send: BlockingSend, taskId: string): UpstreamCall {
+  if (send.binding === 'jsonrpc') {
+    const params: Json = { id: taskId };
+    if (send.historyLength !== undefined) params['historyLength'] = send.historyLength;
+    if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
+    const method = send.version === '1.0' ? 'GetTask' : 'tasks/get';
+    return { method: 'POST', path: send.path, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })) };
+  }
+  const query = send.historyLength !== undefined ? `?historyLength=${send.historyLength}` : '';
+  return { method: 'GET', path: `${send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}`)}${query}` };
+}
+
+/** SubscribeToTask (0.3 tasks/resubscribe); REST uses POST as spec §11.3.2 says (GET is the fallback). */
+export function subscribeCall(send: BlockingSend, taskId: string, verb: 'GET' | 'POST' = 'POST'): UpstreamCall {
+  if (send.binding === 'jsonrpc') {
+    const params: Json = { id: taskId };
+    if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
+    const method = send.version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe';
+    return { method: 'POST', path: send.path, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })) };
+  }
+  return { method: verb, path: send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}:subscribe`), ...(verb === 'POST' ? { body: Buffer.from('{}') } : {}) };
+}
+
+export type SendResult =
+  | { readonly kind: 'task'; readonly task: Json; readonly taskId: string; readonly state: TaskState | undefined }
+  | { readonly kind: 'message' }
+  | { readonly kind: 'error' }
+  | { readonly kind: 'other' };
+
+function taskResult(task: unknown): SendResult {
+  if (!isObject(task) || typeof task['id'] !== 'string') return { kind: 'other' };
+  const status = isObject(task['status']) ? task['status'] : {};
+  return { kind: 'task', task, taskId: task['id'], state: normaliseTaskState(status['state']) };
+}
+
+/** What a SendMessage response holds (1.0 `{task}`/`{message}` wrapper, 0.3 JSON-RPC `kind`). */
+export function readSendResponse(send: BlockingSend, doc: unknown): SendResult {
+  if (!isObject(doc)) return { kind: 'other' };
+  if (send.binding === 'jsonrpc') {
+    if ('error' in doc) return { kind: 'error' };
+    const result = doc['result'];
+    if (!isObject(result)) return { kind: 'other' };
+    if (send.version === '0.3' && 'kind' in result) return result['kind'] === 'task' ? taskResult(result) : result['kind'] === 'message' ? { kind: 'message' } : { kind: 'other' };
+    if ('task' in result) return taskResult(result['task']);
+    if ('message' in result || 'msg' in result) return { kind: 'message' };
+    return { kind: 'other' };
+  }
+  if ('error' in doc) return { kind: 'error' };
+  if ('task' in doc) return taskResult(doc['task']);
+  if ('message' in doc || 'msg' in doc) return { kind: 'message' };
+  return { kind: 'other' };
+}
+
+/** The Task a GetTask response holds (JSON-RPC `result`, REST bare Task). */
+export function readGetTaskResponse(send: BlockingSend, doc: unknown): SendResult {
+  if (!isObject(doc)) return { kind: 'other' };
+  if ('error' in doc) return { kind: 'error' };
+  return taskResult(send.binding === 'jsonrpc' ? doc['result'] : doc);
+}
+
+/** The task id and state a stream event carries, if any (1.0 StreamResponse keys, 0.3 `kind`). */
+export function readStreamEvent(send: BlockingSend, doc: unknown): { taskId?: string; state?: TaskState; task?: Json; error?: true; message?: true } {
+  if (!isObject(doc)) return {};
+  if ('error' in doc) return { error: true };
+  const payload = send.binding === 'jsonrpc' ? doc['result'] : doc;
+  if (!isObject(payload)) return {};
+  let body: unknown = payload;
+  let kind: string | undefined = typeof payload['kind'] === 'string' ? payload['kind'] : undefined;
+  for (const key of ['task', 'statusUpdate', 'artifactUpdate', 'message', 'msg'] as const) {
+    if (key in payload) {
+      body = payload[key];
+      kind = key;
+    }
+  }
+  if (!isObject(body)) return {};
+  if (kind === 'message' || kind === 'msg') return { message: true };
+  const taskId = kind === 'task' ? body['id'] : body['taskId'];
+  const status = isObject(body['status']) ? body['status'] : undefined;
+  const state = kind === 'task' || kind === 'statusUpdate' || kind === 'status-update' ? normaliseTaskState(status?.['state']) : undefined;
+  return { ...(typeof taskId === 'string' ? { taskId } : {}), ...(state ? { state } : {}), ...(kind === 'task' ? { task: body } : {}) };
+}
+
+/** The caller's SendMessage envelope (as the agent first answered it) with `task` in place. */
+export function withTask(send: BlockingSend, envelope: Json, task: Json): Buffer {
+  if (send.binding === 'jsonrpc') {
+    const result = send.version === '0.3' ? task : { ...(envelope['result'] as Json), task };
+    return Buffer.from(JSON.stringify({ ...envelope, result }));
+  }
+  return Buffer.from(JSON.stringify({ ...envelope, task }));
+}
