@@ -18,7 +18,7 @@ import { sendGatewayError } from '../proxy/error-response.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { AgentConfig } from '../config/schema.js';
 import { callJson, followEvents, headersFor, type JsonReply } from './calls.js';
-import { getTaskCall, nonBlockingBody, readGetTaskResponse, readSendResponse, readStreamEvent, streamingRequest, subscribeCall, withTask, type BlockingSend, type SendResult } from './wire.js';
+import { getTaskCall, nonBlockingBody, readGetTaskResponse, readSendResponse, readStreamEvent, streamingRequest, subscribeCall, withTask, type BlockingSend } from './wire.js';
 
 export type UpgradeStrategy = 'stream' | 'subscribe' | 'poll';
 export type UpgradeOutcome = 'settled' | 'deadline' | 'message' | 'error' | 'client-gone' | 'agent-blocked';
@@ -54,7 +54,7 @@ const settles = (state: TaskState | undefined, version: '1.0' | '0.3') => isTerm
 class Stop extends Error {}
 
 export async function runUpgrade(req: UpgradeRequest): Promise<void> {
-  const { exchange, send, policy } = req;
+  const { exchange, send } = req;
   const { res, upstream, record } = exchange;
   const facts: UpgradeFacts = { strategy: req.strategy, polls: 0 };
   record.upgrade = facts;
@@ -253,8 +253,8 @@ async function waitBySubscription(req: UpgradeRequest, taskId: string, signal: A
     const { status } = await follow('POST');
     // REST subscribe: the proto says GET, the spec POST (wire-reference §7.1 #2): try the other.
     if (req.send.binding === 'rest' && (status === 404 || status === 405)) await follow('GET');
-  } catch (err) {
-    if (!signal.aborted) return last; // a broken subscription falls back to polling
+  } catch {
+    // A broken subscription falls back to polling (the caller polls whatever is left).
   }
   return last;
 }
