@@ -33,18 +33,18 @@ const FULL = {
   mode: 'full',
   rounds: 3,
   warmupS: 2,
-  unary: { connections: 32, durationS: 6, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 4 },
-  sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 4000, pacedRate: 1000 },
-  fanin: { rounds: 2, streams: 1000, intervalMs: 2500, eventsPerStream: 6, eventBytes: 512 },
+  unary: { connections: 32, durationS: 5, latencyRate: 500, latencyConnections: 2, latencyDurationS: 4 },
+  sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 3000, pacedRate: 1000 },
+  fanin: { rounds: 2, streams: 1000, intervalMs: 2000, eventsPerStream: 6, eventBytes: 512 },
   large: { rounds: 3, bytes: 100 * MB, sseEventBytes: 1 * MB },
-  profile: { durationS: 6 },
+  profile: { durationS: 4 },
 };
 
 const QUICK = {
   mode: 'quick',
   rounds: 1,
   warmupS: 0.5,
-  unary: { connections: 32, durationS: 2, latencyRate: 1000, latencyConnections: 2, latencyDurationS: 2 },
+  unary: { connections: 32, durationS: 2, latencyRate: 500, latencyConnections: 2, latencyDurationS: 2 },
   sse: { rounds: 3, burstEvents: 2000, eventBytes: 512, pacedEvents: 1000, pacedRate: 1000 },
   fanin: { rounds: 1, streams: 200, intervalMs: 1000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
@@ -271,7 +271,8 @@ then run the benchmark again.`);
 
     // ---- paths ----------------------------------------------------------------------------
     const ctx = { routes, runDir, nginxBin, readyAgent: 'small', otlpSinkUrl: null };
-    if (GATEWAY_VARIANTS.some((v) => v.otlpSink && (opts.paths ? opts.paths.includes(v.name) : !v.optional || opts.with.includes(v.name)))) {
+    const isOptional = (v) => v.optional === true || (v.optional === 'quick' && opts.quick);
+    if (GATEWAY_VARIANTS.some((v) => v.otlpSink && (opts.paths ? opts.paths.includes(v.name) : !isOptional(v) || opts.with.includes(v.name)))) {
       const port = await freePort();
       const sink = startProcess('otlp-sink', process.execPath, [path.join(benchDir, 'servers', 'otlp-sink.mjs'), '--port', String(port)], { cwd: repoDir });
       ctx.otlpSinkUrl = `http://127.0.0.1:${port}`;
@@ -279,7 +280,8 @@ then run the benchmark again.`);
     }
     const all = [directPath(), nginxPath(), nodePath(), ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli }))];
     const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name);
-    const wanted = all.filter((p) => p.name === 'direct' || (opts.paths ? named(p) : !p.variant?.optional || named(p)));
+    const optional = (v) => v?.optional === true || (v?.optional === 'quick' && opts.quick);
+    const wanted = all.filter((p) => p.name === 'direct' || (opts.paths ? named(p) : !optional(p.variant) || named(p)));
     for (const p of wanted) {
       const info = { name: p.name, label: p.label, kind: p.kind, available: false, reason: null, pid: null, problems: [] };
       results.paths.push(info);

@@ -174,7 +174,7 @@ export function renderMarkdown(results) {
       const d50 = med(results, lk, 'direct', 'p50ms');
       const d99 = med(results, lk, 'direct', 'p99ms');
       L.push(table(['path', 'achieved req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 added vs direct', 'p99 added vs direct', 'proxy CPU s / 10k req', 'errors'], avail.map((p) => [
-        p, k(med(results, lk, p, 'achievedRps')), f(med(results, lk, p, 'p50ms'), 3), f(med(results, lk, p, 'p90ms'), 3), f(med(results, lk, p, 'p99ms'), 3),
+        p, `${k(med(results, lk, p, 'achievedRps'))}${(med(results, lk, p, 'achievedRps') ?? 0) < 0.95 * S.unary.latencyRate ? ' (rate not sustained)' : ''}`, f(med(results, lk, p, 'p50ms'), 3), f(med(results, lk, p, 'p90ms'), 3), f(med(results, lk, p, 'p99ms'), 3),
         p === 'direct' ? '—' : signed(diff(med(results, lk, p, 'p50ms'), d50)), p === 'direct' ? '—' : signed(diff(med(results, lk, p, 'p99ms'), d99)),
         f(med(results, lk, p, 'cpuPer10k'), 2), errorsOf(results, lk, p),
       ])));
