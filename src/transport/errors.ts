@@ -7,6 +7,8 @@ export type GatewayErrorReason =
   | 'UPSTREAM_UNREACHABLE'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_RESET'
+  /** The agent answered, but not in a way the gateway can use (e.g. a task GetTask cannot find). */
+  | 'UPSTREAM_INVALID'
   | 'REQUEST_INVALID'
   | 'SHUTTING_DOWN'
   | 'INTERNAL';
@@ -17,6 +19,7 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   UPSTREAM_UNREACHABLE: [502, 'UNAVAILABLE'],
   UPSTREAM_TIMEOUT: [504, 'DEADLINE_EXCEEDED'],
   UPSTREAM_RESET: [502, 'UNAVAILABLE'],
+  UPSTREAM_INVALID: [502, 'INTERNAL'],
   REQUEST_INVALID: [400, 'INVALID_ARGUMENT'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],

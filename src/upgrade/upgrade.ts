@@ -11,7 +11,8 @@
  *      caller's own envelope: settled, or at the deadline the latest snapshot with its id.
  * The agent's task is never canceled, whatever happens to the client.
  */
-import { isInterrupted, isTerminal, type TaskState } from '../a2a/operations.js';
+import type { TaskState } from '../a2a/operations.js';
+import { SettleWatch } from './settle.js';
 import type { Exchange } from '../proxy/exchange.js';
 import type { ErrorContext } from '../proxy/error-response.js';
 import { sendGatewayError } from '../proxy/error-response.js';
@@ -49,7 +50,8 @@ export interface UpgradeRequest {
   readonly errorContext: ErrorContext;
 }
 
-const settles = (state: TaskState | undefined, version: '1.0' | '0.3') => isTerminal(state) || isInterrupted(state, version);
+/** Every observation of the task goes through here, in the order it was made. */
+type See = (state: TaskState | undefined, timestamp?: string) => boolean;
 
 class Stop extends Error {}
 
@@ -69,6 +71,11 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
   const deadlineTimer = setTimeout(() => deadline.abort(new Stop('deadline')), Math.max(0, req.answerBy - Date.now()));
   const waitSignal = AbortSignal.any([clientGone.signal, deadline.signal]);
   let settledAt: number | undefined;
+  const watch = new SettleWatch(send.version, send.followUp);
+  const see: See = (state, timestamp) => {
+    if (settledAt === undefined && watch.observe(state, timestamp)) settledAt = Date.now();
+    return settledAt !== undefined;
+  };
 
   const reply = (status: number, headers: string[], body: Buffer, upgrade?: 'settled' | 'deadline') => {
     if (clientGone.signal.aborted || res.headersSent) return;
@@ -96,17 +103,15 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
     let envelope: { status: number; headers: string[]; doc: Record<string, unknown> };
     let taskId: string;
     let latest: Record<string, unknown> | undefined;
-    let state: TaskState | undefined;
     if (req.strategy === 'stream') {
-      const streamed = await sendStreaming(req, waitSignal, () => (settledAt ??= Date.now()));
+      const streamed = await sendStreaming(req, waitSignal, see);
       if (streamed.kind === 'reply') {
         // 2. No task to wait for: the agent's answer goes back as it came.
         facts.outcome = streamed.outcome;
         return reply(streamed.reply.status, streamed.reply.headers, streamed.reply.body);
       }
-      if (streamed.kind === 'none') throw new GatewayError('UPSTREAM_RESET', `agent "${upstream.name}" ended the stream without naming a task`, { agent: upstream.name });
-      ({ taskId, state } = streamed);
-      latest = streamed.task;
+      if (streamed.kind === 'none') throw new GatewayError('UPSTREAM_INVALID', `agent "${upstream.name}" ended the stream without naming a task`, { agent: upstream.name });
+      ({ taskId, task: latest } = streamed);
       envelope = { status: 200, headers: ['content-type', contentTypeFor(send)], doc: envelopeFor(send) };
     } else {
       const call = { method: 'POST' as const, path: send.path, body: nonBlockingBody(send) };
@@ -124,24 +129,23 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
       }
       const result = readSendResponse(send, first.doc);
       // 2. Nothing to wait for: the agent's own bytes go back untouched.
-      if (result.kind !== 'task' || settles(result.state, send.version)) {
+      if (result.kind !== 'task' || see(result.state, result.timestamp)) {
         facts.outcome = result.kind === 'message' ? 'message' : result.kind === 'task' ? 'settled' : 'error';
         if (result.kind === 'task') facts.taskId = result.taskId;
         return reply(first.status, first.headers, first.body);
       }
-      ({ taskId, task: latest, state } = result);
+      ({ taskId, task: latest } = result);
       envelope = { status: first.status, headers: first.headers, doc: first.doc as Record<string, unknown> };
     }
     facts.taskId = taskId;
 
     // 3. Wait server-side: the subscription first (when chosen), polling for whatever is left.
-    if (!settles(state, send.version) && !waitSignal.aborted && req.strategy === 'subscribe') {
-      state = (await waitBySubscription(req, taskId, waitSignal, () => (settledAt ??= Date.now()))) ?? state;
+    if (settledAt === undefined && !waitSignal.aborted && req.strategy === 'subscribe') {
+      await waitBySubscription(req, taskId, waitSignal, see);
     }
-    if (!settles(state, send.version) && !waitSignal.aborted) {
-      const polled = await waitByPolling(req, taskId, waitSignal, facts);
-      if (polled) ({ task: latest, state } = polled);
-      if (settles(state, send.version)) settledAt ??= Date.now();
+    if (settledAt === undefined && !waitSignal.aborted) {
+      const polled = await waitByPolling(req, taskId, waitSignal, facts, see);
+      if (polled) latest = polled;
     }
     if (clientGone.signal.aborted) return;
 
@@ -150,13 +154,21 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
     try {
       const fetched = await callJson(upstream, getTask, headersFor(req.headers, getTask), clientGone.signal);
       const task = readGetTaskResponse(send, fetched.doc);
-      if (task.kind === 'task') ({ task: latest, state } = task);
+      if (task.kind !== 'task' && !latest) facts.outcome = 'error';
+      if (task.kind === 'task') {
+        latest = task.task;
+        see(task.state, task.timestamp);
+      }
     } catch (err) {
       if (clientGone.signal.aborted) return;
       if (!latest) throw err; // nothing to answer with
     }
-    if (!latest) throw new GatewayError('UPSTREAM_RESET', `agent "${upstream.name}" returned no task for ${taskId}`, { agent: upstream.name });
-    const outcome = settles(state, send.version) ? 'settled' : 'deadline';
+    if (!latest) {
+      // Only a status event named the task and GetTask does not know it: the gateway does not
+      // make a Task up (it answers with the agent's own), so it says what happened instead.
+      throw new GatewayError('UPSTREAM_INVALID', `agent "${upstream.name}" reported task ${taskId} but GetTask does not return it`, { agent: upstream.name, taskId });
+    }
+    const outcome = settledAt !== undefined ? 'settled' : 'deadline';
     facts.outcome = outcome;
     reply(envelope.status, envelope.headers, withTask(send, envelope.doc, latest), outcome);
   } catch (err) {
@@ -184,7 +196,7 @@ function contentTypeFor(send: BlockingSend): string {
 }
 
 type Streamed =
-  | { kind: 'task'; taskId: string; task: Record<string, unknown> | undefined; state: TaskState | undefined }
+  | { kind: 'task'; taskId: string; task: Record<string, unknown> | undefined }
   | { kind: 'reply'; reply: JsonReply; outcome: 'message' | 'error' }
   | { kind: 'none' };
 
@@ -193,7 +205,7 @@ type Streamed =
  * A stream that turns out to carry a Message, or an error, is answered as the SendMessage
  * response the caller asked for: the same payload in the SendMessage envelope.
  */
-async function sendStreaming(req: UpgradeRequest, signal: AbortSignal, onSettled: () => void): Promise<Streamed> {
+async function sendStreaming(req: UpgradeRequest, signal: AbortSignal, see: See): Promise<Streamed> {
   const { send } = req;
   const { path, body } = streamingRequest(send);
   const call = { method: 'POST' as const, path, body };
@@ -207,13 +219,8 @@ async function sendStreaming(req: UpgradeRequest, signal: AbortSignal, onSettled
         found = { kind: 'reply', outcome: event.message ? 'message' : 'error', reply: { status, headers: ['content-type', contentTypeFor(send)], body: event.message ? messageEnvelope(send, doc) : payload, doc } };
         return true;
       }
-      if (found.kind === 'none' && event.taskId) found = { kind: 'task', taskId: event.taskId, task: event.task, state: event.state };
-      else if (found.kind === 'task' && event.state) found.state = event.state;
-      if (found.kind === 'task' && settles(event.state, send.version)) {
-        onSettled();
-        return true;
-      }
-      return false;
+      if (found.kind === 'none' && event.taskId) found = { kind: 'task', taskId: event.taskId, task: event.task };
+      return found.kind === 'task' && see(event.state, event.timestamp);
     });
     if (notStream) found = { kind: 'reply', outcome: readSendResponse(send, notStream.doc).kind === 'message' ? 'message' : 'error', reply: notStream };
   } catch (err) {
@@ -234,19 +241,13 @@ function restErrorStatus(doc: unknown): number {
   return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
 }
 
-/** SubscribeToTask until a settled state arrives; undefined if the stream gave none. */
-async function waitBySubscription(req: UpgradeRequest, taskId: string, signal: AbortSignal, onSettled: () => void): Promise<TaskState | undefined> {
-  let last: TaskState | undefined;
+/** SubscribeToTask until a settled state arrives or the stream ends. */
+async function waitBySubscription(req: UpgradeRequest, taskId: string, signal: AbortSignal, see: See): Promise<void> {
   const follow = async (verb: 'GET' | 'POST') => {
     const call = subscribeCall(req.send, taskId, verb);
     return followEvents(req.exchange.upstream, call, headersFor(req.headers, call, 'text/event-stream'), signal, (doc) => {
       const event = readStreamEvent(req.send, doc);
-      if (event.state) last = event.state;
-      if (settles(event.state, req.send.version)) {
-        onSettled();
-        return true;
-      }
-      return false;
+      return see(event.state, event.timestamp);
     });
   };
   try {
@@ -256,13 +257,13 @@ async function waitBySubscription(req: UpgradeRequest, taskId: string, signal: A
   } catch {
     // A broken subscription falls back to polling (the caller polls whatever is left).
   }
-  return last;
 }
 
-/** GetTask with growing intervals (and jitter) until the task settles or the wait ends. */
-async function waitByPolling(req: UpgradeRequest, taskId: string, signal: AbortSignal, facts: UpgradeFacts): Promise<{ task: Record<string, unknown>; state: TaskState | undefined } | undefined> {
+/** GetTask with growing intervals (and jitter) until the task settles or the wait ends; returns
+ * the last task seen. */
+async function waitByPolling(req: UpgradeRequest, taskId: string, signal: AbortSignal, facts: UpgradeFacts, see: See): Promise<Record<string, unknown> | undefined> {
   let interval = req.policy.pollInitial;
-  let last: { task: Record<string, unknown>; state: TaskState | undefined } | undefined;
+  let last: Record<string, unknown> | undefined;
   while (!signal.aborted) {
     const jittered = interval * (0.8 + Math.random() * 0.4);
     const slept = await sleep(jittered, signal);
@@ -273,8 +274,8 @@ async function waitByPolling(req: UpgradeRequest, taskId: string, signal: AbortS
       const reply = await callJson(req.exchange.upstream, call, headersFor(req.headers, call), signal);
       const task = readGetTaskResponse(req.send, reply.doc);
       if (task.kind === 'task') {
-        last = { task: task.task, state: task.state };
-        if (settles(task.state, req.send.version)) return last;
+        last = task.task;
+        if (see(task.state, task.timestamp)) return last;
       }
     } catch {
       if (signal.aborted) break;

@@ -19,6 +19,8 @@ export interface BlockingSend {
   readonly jsonrpcId: string | number | null;
   readonly historyLength?: number;
   readonly tenant?: string;
+  /** The message continues an existing task (e.g. answers INPUT_REQUIRED). */
+  readonly followUp: boolean;
 }
 
 const SEND_METHODS: Record<string, '1.0' | '0.3'> = { SendMessage: '1.0', 'message/send': '0.3' };
@@ -60,7 +62,9 @@ export function parseBlockingSend(method: string, path: string, body: Buffer, he
   const id = doc['id'];
   const historyLength = typeof config['historyLength'] === 'number' ? config['historyLength'] : undefined;
   const tenant = typeof params['tenant'] === 'string' && params['tenant'] ? params['tenant'] : undefined;
+  const message = isObject(params['message']) ? params['message'] : isObject(params['request']) ? params['request'] : {};
   return {
+    followUp: typeof message['taskId'] === 'string' && message['taskId'] !== '',
     binding,
     version,
     path: path.split('?')[0]!,
@@ -99,16 +103,26 @@ export interface UpstreamCall {
   readonly body?: Buffer;
 }
 
-/** GetTask in the caller's binding and version, honouring its historyLength. */
+/**
+ * GetTask in the caller's binding and version, honouring its historyLength. A send without one
+ * asks for no limit; so must the GetTask: in 1.0 by leaving it out, in 0.3 by 0, which the 0.3
+ * proto defines as unlimited (wire-reference §5.6) — a 0.3 GetTask without it may return no
+ * history at all (a2a-js 0.3.14 does).
+ */
+function historyLengthFor(send: BlockingSend): number | undefined {
+  return send.historyLength ?? (send.version === '0.3' ? 0 : undefined);
+}
+
 export function getTaskCall(send: BlockingSend, taskId: string): UpstreamCall {
+  const historyLength = historyLengthFor(send);
   if (send.binding === 'jsonrpc') {
     const params: Json = { id: taskId };
-    if (send.historyLength !== undefined) params['historyLength'] = send.historyLength;
+    if (historyLength !== undefined) params['historyLength'] = historyLength;
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
     const method = send.version === '1.0' ? 'GetTask' : 'tasks/get';
     return { method: 'POST', path: send.path, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })) };
   }
-  const query = send.historyLength !== undefined ? `?historyLength=${send.historyLength}` : '';
+  const query = historyLength !== undefined ? `?historyLength=${historyLength}` : '';
   return { method: 'GET', path: `${send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}`)}${query}` };
 }
 
@@ -124,7 +138,7 @@ export function subscribeCall(send: BlockingSend, taskId: string, verb: 'GET' | 
 }
 
 export type SendResult =
-  | { readonly kind: 'task'; readonly task: Json; readonly taskId: string; readonly state: TaskState | undefined }
+  | { readonly kind: 'task'; readonly task: Json; readonly taskId: string; readonly state: TaskState | undefined; readonly timestamp?: string }
   | { readonly kind: 'message' }
   | { readonly kind: 'error' }
   | { readonly kind: 'other' };
@@ -132,7 +146,8 @@ export type SendResult =
 function taskResult(task: unknown): SendResult {
   if (!isObject(task) || typeof task['id'] !== 'string') return { kind: 'other' };
   const status = isObject(task['status']) ? task['status'] : {};
-  return { kind: 'task', task, taskId: task['id'], state: normaliseTaskState(status['state']) };
+  const timestamp = typeof status['timestamp'] === 'string' ? status['timestamp'] : undefined;
+  return { kind: 'task', task, taskId: task['id'], state: normaliseTaskState(status['state']), ...(timestamp ? { timestamp } : {}) };
 }
 
 /** What a SendMessage response holds (1.0 `{task}`/`{message}` wrapper, 0.3 JSON-RPC `kind`). */
@@ -161,7 +176,7 @@ export function readGetTaskResponse(send: BlockingSend, doc: unknown): SendResul
 }
 
 /** The task id and state a stream event carries, if any (1.0 StreamResponse keys, 0.3 `kind`). */
-export function readStreamEvent(send: BlockingSend, doc: unknown): { taskId?: string; state?: TaskState; task?: Json; error?: true; message?: true } {
+export function readStreamEvent(send: BlockingSend, doc: unknown): { taskId?: string; state?: TaskState; timestamp?: string; task?: Json; error?: true; message?: true } {
   if (!isObject(doc)) return {};
   if ('error' in doc) return { error: true };
   const payload = send.binding === 'jsonrpc' ? doc['result'] : doc;
@@ -179,7 +194,8 @@ export function readStreamEvent(send: BlockingSend, doc: unknown): { taskId?: st
   const taskId = kind === 'task' ? body['id'] : body['taskId'];
   const status = isObject(body['status']) ? body['status'] : undefined;
   const state = kind === 'task' || kind === 'statusUpdate' || kind === 'status-update' ? normaliseTaskState(status?.['state']) : undefined;
-  return { ...(typeof taskId === 'string' ? { taskId } : {}), ...(state ? { state } : {}), ...(kind === 'task' ? { task: body } : {}) };
+  const timestamp = typeof status?.['timestamp'] === 'string' ? status['timestamp'] : undefined;
+  return { ...(typeof taskId === 'string' ? { taskId } : {}), ...(state ? { state } : {}), ...(state && timestamp ? { timestamp } : {}), ...(kind === 'task' ? { task: body } : {}) };
 }
 
 /** The caller's SendMessage envelope (as the agent first answered it) with `task` in place. */
