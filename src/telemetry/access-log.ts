@@ -15,7 +15,8 @@ export function accessLog(log: Logger): ExchangeObserver {
           binding: a?.binding,
           version: a?.version,
           kind: a?.kind ?? 'other',
-          taskId: a?.taskId,
+          // A client that left while the gateway waited never saw the task id: the log keeps it.
+          taskId: a?.taskId ?? r.upgrade?.taskId,
           contextId: a?.contextId,
           messageId: a?.messageId,
           state: a?.state,
@@ -25,6 +26,7 @@ export function accessLog(log: Logger): ExchangeObserver {
           findings: r.findings.map((f) => f.rule),
           a2aError: a?.error,
           traceId: traceIdOf(exchange),
+          upgrade: r.upgrade,
           httpMethod: r.httpMethod,
           path: r.path,
           bytesIn: r.bytesIn,

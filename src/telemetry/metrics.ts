@@ -59,6 +59,9 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const findings = counter(METRICS.findings);
   const upstreamErrors = counter(METRICS.upstreamErrors);
   const clientAborts = counter(METRICS.clientAborts);
+  const upgrades = counter(METRICS.upgrades);
+  const upgradeAnswerDelay = histogram(METRICS.upgradeAnswerDelay);
+  const upgradePolls = histogram(METRICS.upgradePolls);
 
   const tasks: Gauge = new Gauge({
     ...METRICS.tasks,
@@ -120,6 +123,13 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       upstreamErrors.inc({ agent, reason: labels.reason(record.error.reason) });
     }
     if (record.outcome === 'client-gone') clientAborts.inc({ agent, method });
+    const upgrade = record.upgrade;
+    if (upgrade) {
+      const strategy = labels.upgradeStrategy(upgrade.strategy);
+      upgrades.inc({ agent, outcome: labels.upgradeOutcome(upgrade.outcome) });
+      if (upgrade.settleToAnswerMs !== undefined) upgradeAnswerDelay.observe({ agent, strategy }, upgrade.settleToAnswerMs / 1000);
+      upgradePolls.observe({ agent, strategy }, upgrade.polls);
+    }
   };
 
   const taskListener: TaskListener = (event) => {

@@ -11,6 +11,7 @@
  *      caller's own envelope: settled, or at the deadline the latest snapshot with its id.
  * The agent's task is never canceled, whatever happens to the client.
  */
+import { performance } from 'node:perf_hooks';
 import type { TaskState } from '../a2a/operations.js';
 import { SettleWatch } from './settle.js';
 import type { Exchange } from '../proxy/exchange.js';
@@ -73,7 +74,7 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
   let settledAt: number | undefined;
   const watch = new SettleWatch(send.version, send.followUp);
   const see: See = (state, timestamp) => {
-    if (settledAt === undefined && watch.observe(state, timestamp)) settledAt = Date.now();
+    if (settledAt === undefined && watch.observe(state, timestamp)) settledAt = performance.now();
     return settledAt !== undefined;
   };
 
@@ -91,7 +92,7 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
     for (const o of exchange.observers) o.onResponseChunk?.(exchange, body);
     res.writeHead(status, out);
     res.end(body);
-    if (settledAt !== undefined) facts.settleToAnswerMs = Date.now() - settledAt;
+    if (settledAt !== undefined) facts.settleToAnswerMs = Math.round((performance.now() - settledAt) * 1000) / 1000;
   };
   const fail = (err: GatewayError) => {
     exchange.fail('upstream-error', err);
