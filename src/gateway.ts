@@ -79,6 +79,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     publicUrl: config.publicUrl,
     observers,
     inFlight,
+    inspectBytes: config.inspection.maxBytes,
   });
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   const control = createControlApp({

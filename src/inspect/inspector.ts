@@ -6,12 +6,13 @@
  * (design principle 5).
  */
 import { performance } from 'node:perf_hooks';
-import { createRequestDecoder, type RequestDecoder, type RequestFacts } from '../a2a/request.js';
+import type { RequestFacts } from '../a2a/request.js';
 import { createResponseDecoder, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
 import type { Finding } from '../a2a/findings.js';
 import type { A2AFacts, Exchange, ExchangeObserver } from '../proxy/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { toFacts } from './facts.js';
+import { RequestClassification } from '../proxy/classify.js';
 
 export interface InspectorOptions {
   /** Most bytes inspection reads (and holds) per exchange, whatever the body's size. */
@@ -20,18 +21,12 @@ export interface InspectorOptions {
 }
 
 interface Inspection {
-  readonly request: RequestDecoder;
-  requestFacts?: RequestFacts;
+  /** The pipeline's classification of the request (made here for exchanges that have none). */
+  readonly request: RequestClassification;
   response?: ResponseDecoder;
   /** performance.now() when the response started, for time to first event. */
   responseStartedAt?: number;
   failure?: string;
-}
-
-function headersOf(exchange: Exchange): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(exchange.req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
 }
 
 export function createInspector(options: InspectorOptions): ExchangeObserver {
@@ -40,10 +35,7 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
   const inspectionOf = (exchange: Exchange): Inspection => {
     let inspection = inspections.get(exchange);
     if (!inspection) {
-      const path = exchange.record.path;
-      const q = path.indexOf('?');
-      const head = { method: exchange.record.httpMethod, path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: headersOf(exchange) };
-      inspection = { request: createRequestDecoder(head, { maxBytes: options.maxBytes }) };
+      inspection = { request: exchange.classification ?? new RequestClassification(exchange.req, exchange.record.path, options.maxBytes) };
       inspections.set(exchange, inspection);
     }
     return inspection;
@@ -59,15 +51,12 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
     }
   };
 
-  const endRequest = (inspection: Inspection): RequestFacts | undefined => {
-    if (!inspection.requestFacts) guarded(inspection, () => (inspection.requestFacts = inspection.request.end()));
-    return inspection.requestFacts;
-  };
+  const endRequest = (inspection: Inspection): RequestFacts | undefined => inspection.request.end();
 
   return {
     onRequestChunk(exchange, chunk) {
-      const inspection = inspectionOf(exchange);
-      guarded(inspection, () => inspection.request.push(chunk));
+      // The pipeline feeds its own classification; only a stand-alone one is fed here.
+      if (!exchange.classification) inspectionOf(exchange).request.push(chunk);
     },
 
     onResponseStart(exchange, status, headers) {
@@ -108,7 +97,8 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         record.a2a = toFacts(request, response, headersAfterMs);
         record.findings.push(...(request.findings as Finding[]), ...((response?.findings ?? []) as Finding[]));
       }
-      if (inspection.failure !== undefined) record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: inspection.failure.slice(0, 200) });
+      const failure = inspection.failure ?? inspection.request.failure;
+      if (failure !== undefined) record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
       if (record.a2a) trackTask(options.tracker, record.agent, record.a2a, record.startedAt + record.durationMs);
     },
   };

@@ -9,6 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../transport/errors.js';
+import type { RequestFacts } from '../a2a/request.js';
 
 export const GATEWAY_ERROR_CODE = -32000;
 export const GATEWAY_ERROR_DOMAIN = 'a2a-gateway';
@@ -68,6 +69,19 @@ export function sendGatewayError(res: ServerResponse, err: GatewayError, ctx: Er
 export function sseErrorEvent(err: GatewayError, ctx: ErrorContext): string {
   const prefix = ctx.binding === 'rest' ? 'event: error\n' : '';
   return `${prefix}data: ${errorBody(err, ctx)}\n\n`;
+}
+
+/** The same, from the request's classification (the usual case: the whole body was read). */
+export function requestSniff(facts: RequestFacts): RequestSniff {
+  const binding = facts.binding === 'jsonrpc' || (facts.binding === 'unknown' && facts.jsonrpcMethod !== undefined) ? 'jsonrpc' : 'rest';
+  const id = facts.jsonrpcId;
+  return {
+    binding,
+    jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
+    // For the error's content type: the A2A-Version header decides (spec §3.6), as in sniffRequest.
+    version: facts.versionHeader?.trim().startsWith('1.') ? '1.0' : '0.3',
+    ...(facts.jsonrpcMethod !== undefined ? { jsonrpcMethod: facts.jsonrpcMethod } : {}),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { Binding, Operation, ProtocolVersion, TaskState } from '../a2a/operations.js';
 import type { Finding } from '../a2a/findings.js';
 import type { UpgradeFacts } from '../upgrade/upgrade.js';
+import type { RequestClassification } from './classify.js';
 
 export type ExchangeOutcome = 'complete' | 'client-gone' | 'upstream-error' | 'gateway-error';
 
@@ -111,6 +112,9 @@ export class Exchange {
       findings: [],
     };
   }
+
+  /** The request's classification (set by the pipeline as the body is read). */
+  classification: RequestClassification | undefined;
 
   /** Set by the forwarder: ends this exchange now (graceful shutdown after its grace period). */
   terminate: () => void = () => this.res.destroy();

@@ -16,8 +16,9 @@ import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { CardCache } from '../cards/cache.js';
 import { renderCard, sendCard } from '../cards/serve.js';
 import { Exchange, type ExchangeObserver } from './exchange.js';
+import { RequestClassification } from './classify.js';
 import { readRequestBody } from './request-body.js';
-import { REST_CONTEXT, sendGatewayError, sniffRequest } from './error-response.js';
+import { REST_CONTEXT, requestSniff, sendGatewayError, sniffRequest } from './error-response.js';
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, type PeerTrust } from './public-url.js';
@@ -40,6 +41,8 @@ export interface PipelineDeps {
   readonly observers: readonly ExchangeObserver[];
   /** Exchanges in flight, for graceful shutdown. */
   readonly inFlight: Set<Exchange>;
+  /** Most body bytes classification and inspection read per exchange. */
+  readonly inspectBytes: number;
 }
 
 export function createAgentPipeline(deps: PipelineDeps) {
@@ -52,6 +55,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
     // 2. The exchange record opens.
     const exchange = new Exchange(req, res, upstream, upstream.basePath + rest, observers);
+    exchange.classification = new RequestClassification(req, rest, deps.inspectBytes);
     inFlight.add(exchange);
     try {
       const trusted = trust.isTrusted(req);
@@ -66,11 +70,15 @@ export function createAgentPipeline(deps: PipelineDeps) {
       }
 
       // 4. The body's start, and what protocol the caller speaks.
+      const classification = exchange.classification;
       const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => {
         exchange.record.bytesIn += chunk.length;
+        classification.push(chunk);
         for (const o of observers) o.onRequestChunk?.(exchange, chunk);
       });
-      const sniff = sniffRequest(method, req.headers, body.prefix, body.complete);
+      // A whole body is classified now; a streamed one when its response starts (inspector).
+      const facts = body.complete ? classification.end() : undefined;
+      const sniff = facts ? requestSniff(facts) : sniffRequest(method, req.headers, body.prefix, body.complete);
 
       const headers = upstreamRequestHeaders(
         req.rawHeaders,
@@ -81,7 +89,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
       // 5. Timeout rescue for blocking sends.
       const policy = upstream.config.upgradeBlocking;
-      const send = policy.enabled && body.complete ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, sniff.version) : undefined;
+      const send = policy.enabled && facts?.operation === 'SendMessage' && facts.blocking === true ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, facts.version) : undefined;
       if (send) {
         const card = await cards.get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' }).catch(() => undefined);
         const timeout = clientTimeoutMs(req.headers[TIMEOUT_HEADER], policy.clientTimeout);
