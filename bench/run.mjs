@@ -32,12 +32,12 @@ const MB = 1e6;
 const FULL = {
   mode: 'full',
   rounds: 3,
-  warmupS: 2,
-  unary: { connections: 32, durationS: 5, latencyRate: 500, latencyConnections: 2, latencyDurationS: 4 },
-  sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 3000, pacedRate: 1000 },
-  fanin: { rounds: 2, streams: 1000, intervalMs: 2000, eventsPerStream: 6, eventBytes: 512 },
-  large: { rounds: 3, bytes: 100 * MB, sseEventBytes: 1 * MB },
-  profile: { durationS: 4 },
+  warmupS: 1,
+  unary: { connections: 32, durationS: 4, latencyRate: 500, latencyConnections: 2, latencyDurationS: 3 },
+  sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 2000, pacedRate: 1000 },
+  fanin: { rounds: 2, streams: 1000, intervalMs: 1500, eventsPerStream: 6, eventBytes: 512 },
+  large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
+  profile: { durationS: 3 },
 };
 
 const QUICK = {
