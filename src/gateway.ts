@@ -63,7 +63,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // Observers run in this order: inspection fills the record; telemetry (traces, then metrics)
   // reads it; the access log comes last so it can carry the trace id.
   const observers: ExchangeObserver[] = [
-    createInspector({ maxBytes: config.inspection.maxBytes, tracker }),
+    ...(config.inspection.enabled ? [createInspector({ maxBytes: config.inspection.maxBytes, tracker })] : []),
     ...telemetry.observers,
     ...(options.observers ?? []),
     recent.observer,
@@ -79,7 +79,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     publicUrl: config.publicUrl,
     observers,
     inFlight,
-    inspectBytes: config.inspection.maxBytes,
+    inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
   });
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   const control = createControlApp({

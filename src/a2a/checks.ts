@@ -2,7 +2,7 @@
  * Checks of an answer against the request it answers, shared by unary responses and stream
  * events. Each adds at most a finding; none changes facts.
  */
-import type { JsonFields } from '../codec/json-fields.js';
+import { fieldPath, scalarOfRaw, type JsonFields } from '../codec/json-fields.js';
 import type { FindingSink } from './findings.js';
 import type { Payload } from './payload.js';
 import type { RequestFacts } from './request.js';
@@ -25,6 +25,8 @@ export function checkHistory(req: RequestContext, payload: Payload, findings: Fi
   if (count > limit) findings.add('a2a.history-length-exceeded', `asked ${limit}, got ${count}`);
 }
 
+const ID = fieldPath('id');
+
 /**
  * A JSON-RPC response (and every stream event, §9.4.2) echoes the request id (JSON-RPC 2.0 §5).
  * `null` is allowed on errors when the server could not read the id (parse error, or a request
@@ -32,12 +34,12 @@ export function checkHistory(req: RequestContext, payload: Payload, findings: Fi
  */
 export function checkJsonRpcId(req: RequestContext, fields: JsonFields, isError: boolean, findings: FindingSink): void {
   if (req.binding !== 'jsonrpc' || req.jsonrpcIdPresent !== true) return;
-  const hit = fields.get('id');
-  if (hit === undefined && !fields.complete) return;
-  const id = hit?.value;
+  const raw = fields.raw(ID);
+  if (raw === undefined && !fields.complete) return;
+  const id = scalarOfRaw(raw);
   if (id === null && isError) return;
-  if (hit === undefined || id !== req.jsonrpcId) {
-    findings.add('a2a.jsonrpc-id-mismatch', `request ${JSON.stringify(req.jsonrpcId)}, response ${hit === undefined ? 'none' : JSON.stringify(id)}`);
+  if (raw === undefined || id !== req.jsonrpcId) {
+    findings.add('a2a.jsonrpc-id-mismatch', `request ${JSON.stringify(req.jsonrpcId)}, response ${raw === undefined ? 'none' : JSON.stringify(id)}`);
   }
 }
 

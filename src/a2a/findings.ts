@@ -177,19 +177,22 @@ export interface Finding {
 
 /** Collects findings for one exchange, one entry per rule. */
 export class FindingSink {
-  private readonly byRule = new Map<RuleId, { count: number; detail: string | undefined }>();
+  /** Created on the first finding: most exchanges have none. */
+  private byRule: Map<RuleId, { count: number; detail: string | undefined }> | undefined = undefined;
 
   add(rule: RuleId, detail?: string): void {
+    this.byRule ??= new Map();
     const entry = this.byRule.get(rule);
     if (entry === undefined) this.byRule.set(rule, { count: 1, detail });
     else entry.count++;
   }
 
   has(rule: RuleId): boolean {
-    return this.byRule.has(rule);
+    return this.byRule !== undefined && this.byRule.has(rule);
   }
 
   list(): Finding[] {
+    if (this.byRule === undefined) return [];
     return [...this.byRule].map(([rule, { count, detail }]) =>
       detail === undefined ? { rule, count } : { rule, count, detail },
     );

@@ -10,7 +10,19 @@
  * Errors: JSON-RPC `error` (§9.5), REST `{"error":{…,"details":[ErrorInfo]}}` (§11.6), and the
  * `{"code":-32001,"message":…}` bodies of a2a-js 0.3 REST (capture `v03--rest-get-unknown-task.http`).
  */
-import { booleanAt, countAt, joinPath, numberAt, stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
+import {
+  booleanAt,
+  countAt,
+  fieldPath,
+  has,
+  isObjectAt,
+  joinPath,
+  numberAt,
+  stringAt,
+  typeAt,
+  type FieldPath,
+  type JsonFields,
+} from '../codec/json-fields.js';
 import type { ProtocolVersion } from './operations.js';
 import { normaliseTaskState, type TaskState } from './task-state.js';
 
@@ -53,12 +65,12 @@ const MEMBER_KEYS = [
   ['artifactUpdate', 'artifactUpdate'],
 ] as const;
 
-const KIND_VALUES: Readonly<Record<string, PayloadKind>> = {
-  task: 'task',
-  message: 'message',
-  'status-update': 'statusUpdate',
-  'artifact-update': 'artifactUpdate',
-};
+const KIND_VALUES: ReadonlyMap<string, PayloadKind> = new Map([
+  ['task', 'task'],
+  ['message', 'message'],
+  ['status-update', 'statusUpdate'],
+  ['artifact-update', 'artifactUpdate'],
+]);
 
 const FIELDS_OF_ANY_PAYLOAD = [
   'kind',
@@ -105,91 +117,167 @@ export function payloadPaths(root: string): string[] {
 
 export const ERROR_PATHS = ERROR_FIELDS;
 
+/** Where a payload sits: the body itself (REST, 0.3 bare objects) or JSON-RPC `result`. */
+export type PayloadRoot = '' | 'result';
+
+/** The compiled paths of the fields of one payload object at `base`. */
+function payloadFieldsAt(base: string) {
+  const p = (path: string) => fieldPath(joinPath(base, path));
+  return {
+    kind: p('kind'),
+    id: p('id'),
+    taskId: p('taskId'),
+    contextId: p('contextId'),
+    messageId: p('messageId'),
+    parts: p('parts'),
+    content: p('content'),
+    final: p('final'),
+    status: p('status'),
+    statusState: p('status.state'),
+    statusMessageKind: p('status.message.kind'),
+    statusMessageParts: p('status.message.parts'),
+    statusMessageContent: p('status.message.content'),
+    artifacts: p('artifacts'),
+    history: p('history'),
+    historyKind: p('history.*.kind'),
+    historyParts: p('history.*.parts'),
+    historyContent: p('history.*.content'),
+    artifactPartsKind: p('artifact.parts.*.kind'),
+  };
+}
+
+type PayloadFields = ReturnType<typeof payloadFieldsAt>;
+
+interface Member {
+  readonly path: FieldPath;
+  readonly kind: PayloadKind;
+  readonly legacy: boolean;
+  readonly fields: PayloadFields;
+}
+
+function rootTable(root: PayloadRoot) {
+  return {
+    bare: payloadFieldsAt(root),
+    /** The SendMessageResponse oneof (§9.4.1, §11.4): `task`, `message`, 0.3 proto `msg`. */
+    sendResultKeys: ['task', 'message', 'msg'].map((key) => fieldPath(joinPath(root, key))),
+    members: MEMBER_KEYS.map(
+      ([key, kind]): Member => ({ path: fieldPath(joinPath(root, key)), kind, legacy: key === 'msg', fields: payloadFieldsAt(joinPath(root, key)) }),
+    ),
+  };
+}
+
+/** Every path the payload readers use, compiled once (`pathsIn` of these must be in the scan plans). */
+export const PAYLOAD_TABLES = { '': rootTable(''), result: rootTable('result') } as const;
+
 /**
  * Finds the payload at `root`: a member key, a `kind` discriminator, or a bare Task.
  * `binding` matters for shape evidence only (1.0 JSON-RPC wraps; 0.3 JSON-RPC does not).
  */
-export function readPayload(fields: JsonFields, root: string, binding: 'jsonrpc' | 'rest'): Payload {
-  const under = (path: string) => joinPath(root, path);
-  const members = MEMBER_KEYS.filter(([key]) => typeAt(fields, under(key)) === 'object');
-  if (members.length > 0) {
-    const [key, kind] = members[0] as (typeof MEMBER_KEYS)[number];
-    return describe(fields, under(key), kind, { ambiguous: members.length > 1, wrapped: true, legacyMember: key === 'msg', binding });
+export function readPayload(fields: JsonFields, root: PayloadRoot, binding: 'jsonrpc' | 'rest'): Payload {
+  const table = PAYLOAD_TABLES[root];
+  let first: Member | undefined;
+  let members = 0;
+  for (const member of table.members) {
+    if (!isObjectAt(fields, member.path)) continue;
+    first ??= member;
+    members++;
   }
-  const kindValue = stringAt(fields, under('kind'));
-  const byKind = kindValue === undefined ? undefined : KIND_VALUES[kindValue];
-  if (byKind !== undefined) return describe(fields, root, byKind, { ambiguous: false, wrapped: false, legacyMember: false, binding });
-  if (typeAt(fields, under('id')) === 'string' && typeAt(fields, under('status')) === 'object') {
-    return describe(fields, root, 'task', { ambiguous: false, wrapped: false, legacyMember: false, binding });
+  if (first !== undefined) return describe(fields, first.fields, first.kind, members > 1, true, first.legacy, binding);
+  const bare = table.bare;
+  const kindValue = stringAt(fields, bare.kind);
+  const byKind = kindValue === undefined ? undefined : KIND_VALUES.get(kindValue);
+  if (byKind !== undefined) return describe(fields, bare, byKind, false, false, false, binding);
+  if (typeAt(fields, bare.id) === 'string' && isObjectAt(fields, bare.status)) {
+    return describe(fields, bare, 'task', false, false, false, binding);
   }
   return { kind: undefined, ambiguous: false };
 }
 
-interface Form {
-  readonly ambiguous: boolean;
-  readonly wrapped: boolean;
-  readonly legacyMember: boolean;
-  readonly binding: 'jsonrpc' | 'rest';
-}
-
-function describe(fields: JsonFields, at: string, kind: PayloadKind, form: Form): Payload {
-  const p = (path: string) => joinPath(at, path);
-  const stateRaw = stringAt(fields, p('status.state'));
+function describe(
+  fields: JsonFields,
+  at: PayloadFields,
+  kind: PayloadKind,
+  ambiguous: boolean,
+  wrapped: boolean,
+  legacyMember: boolean,
+  binding: 'jsonrpc' | 'rest',
+): Payload {
+  const stateRaw = stringAt(fields, at.statusState);
   const hasStatus = kind === 'task' || kind === 'statusUpdate';
   // One object shape for every kind (fields that do not apply stay undefined): cheaper for V8
   // than spreading per kind, and these run for every stream event.
   return {
     kind,
-    ambiguous: form.ambiguous,
-    taskId: stringAt(fields, p(kind === 'task' ? 'id' : 'taskId')),
-    contextId: stringAt(fields, p('contextId')),
-    messageId: kind === 'message' ? stringAt(fields, p('messageId')) : undefined,
-    state: hasStatus ? normaliseTaskState(stateRaw ?? numberAt(fields, p('status.state'))) : undefined,
-    artifactCount: kind === 'task' ? countAt(fields, p('artifacts')) : undefined,
-    historyCount: kind === 'task' ? countAt(fields, p('history')) : undefined,
-    final: kind === 'statusUpdate' ? booleanAt(fields, p('final')) : undefined,
-    shape: shapeOf(fields, p, kind, stateRaw, form),
+    ambiguous,
+    taskId: stringAt(fields, kind === 'task' ? at.id : at.taskId),
+    contextId: stringAt(fields, at.contextId),
+    messageId: kind === 'message' ? stringAt(fields, at.messageId) : undefined,
+    state: hasStatus ? normaliseTaskState(stateRaw ?? numberAt(fields, at.statusState)) : undefined,
+    artifactCount: kind === 'task' ? countAt(fields, at.artifacts) : undefined,
+    historyCount: kind === 'task' ? countAt(fields, at.history) : undefined,
+    final: kind === 'statusUpdate' ? booleanAt(fields, at.final) : undefined,
+    shape: shapeOf(fields, at, kind, stateRaw, wrapped, legacyMember, binding),
   };
 }
 
 /** Version evidence of one payload (wire-ref §6.3 vs §6.4 vs §2); `undefined` when it shows none. */
 function shapeOf(
   fields: JsonFields,
-  p: (path: string) => string,
+  at: PayloadFields,
   kind: PayloadKind,
   stateRaw: string | undefined,
-  form: Form,
+  wrapped: boolean,
+  legacyMember: boolean,
+  binding: 'jsonrpc' | 'rest',
 ): ProtocolVersion | undefined {
-  const has = (path: string) => fields.get(p(path)) !== undefined;
-  const messageContent = kind === 'message' ? has('content') : has('status.message.content') || has('history.*.content');
-  const kindKeys =
-    has('kind') || has('status.message.kind') || has('history.*.kind') || has('artifact.parts.*.kind');
-  const legacyState = stateRaw !== undefined && (stateRaw === 'TASK_STATE_CANCELLED' || !stateRaw.startsWith('TASK_STATE_'));
-  if (form.legacyMember || kindKeys || messageContent || legacyState || has('final')) return '0.3';
-  const messageParts = kind === 'message' ? has('parts') : has('status.message.parts') || has('history.*.parts');
+  const isMessage = kind === 'message';
+  if (legacyMember) return '0.3';
+  // Same evidence, same order as ever; each test is a few property reads.
+  if (has(fields, at.kind) || has(fields, at.statusMessageKind) || has(fields, at.historyKind) || has(fields, at.artifactPartsKind)) return '0.3';
+  if (isMessage ? has(fields, at.content) : has(fields, at.statusMessageContent) || has(fields, at.historyContent)) return '0.3';
+  if (stateRaw !== undefined && (stateRaw === 'TASK_STATE_CANCELLED' || !stateRaw.startsWith('TASK_STATE_'))) return '0.3';
+  if (has(fields, at.final)) return '0.3';
+  const messageParts = isMessage ? has(fields, at.parts) : has(fields, at.statusMessageParts) || has(fields, at.historyParts);
   // 0.3 REST also spells states TASK_STATE_*, so a state name is 1.0 evidence only on JSON-RPC.
-  const jsonRpc10 = form.binding === 'jsonrpc' && (form.wrapped || stateRaw !== undefined);
+  const jsonRpc10 = binding === 'jsonrpc' && (wrapped || stateRaw !== undefined);
   return messageParts || jsonRpc10 ? '1.0' : undefined;
 }
 
+const ERR = {
+  error: fieldPath('error'),
+  code: fieldPath('error.code'),
+  message: fieldPath('error.message'),
+  status: fieldPath('error.status'),
+  dataReason: fieldPath('error.data.*.reason'),
+  dataObjectReason: fieldPath('error.data.reason'),
+  detailsReason: fieldPath('error.details.*.reason'),
+  bareCode: fieldPath('code'),
+  bareMessage: fieldPath('message'),
+  title: fieldPath('title'),
+  detail: fieldPath('detail'),
+} as const;
+
+/** Every path `readError` uses (must be in the scan plans). */
+export const ERROR_TABLE = ERR;
+
 /** Error carried by a JSON body, or `undefined` when the body is no error. */
 export function readError(fields: JsonFields, httpStatus: number, binding: 'jsonrpc' | 'rest'): ErrorFacts | undefined {
-  if (typeAt(fields, 'error') === 'object') {
+  if (isObjectAt(fields, ERR.error)) {
     return {
       // A REST `error.code` only mirrors the HTTP status (§11.6); JSON-RPC codes are the A2A ones.
-      code: binding === 'jsonrpc' ? numberAt(fields, 'error.code') : undefined,
-      reason: stringAt(fields, 'error.data.*.reason') ?? stringAt(fields, 'error.data.reason') ?? stringAt(fields, 'error.details.*.reason'),
-      status: stringAt(fields, 'error.status'),
+      code: binding === 'jsonrpc' ? numberAt(fields, ERR.code) : undefined,
+      reason: stringAt(fields, ERR.dataReason) ?? stringAt(fields, ERR.dataObjectReason) ?? stringAt(fields, ERR.detailsReason),
+      status: stringAt(fields, ERR.status),
       httpStatus,
-      message: stringAt(fields, 'error.message'),
+      message: stringAt(fields, ERR.message),
     };
   }
-  const code = numberAt(fields, 'code');
-  if (code !== undefined && typeAt(fields, 'message') === 'string') {
-    return { code, httpStatus, message: stringAt(fields, 'message') };
+  const code = numberAt(fields, ERR.bareCode);
+  if (code !== undefined && typeAt(fields, ERR.bareMessage) === 'string') {
+    return { code, httpStatus, message: stringAt(fields, ERR.bareMessage) };
   }
   if (httpStatus >= 400) {
-    return { httpStatus, message: stringAt(fields, 'detail') ?? stringAt(fields, 'title') };
+    return { httpStatus, message: stringAt(fields, ERR.detail) ?? stringAt(fields, ERR.title) };
   }
   return undefined;
 }

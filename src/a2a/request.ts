@@ -4,12 +4,13 @@
  * (design principle 3); it never throws on bad input — anything it cannot place becomes
  * operation `unknown` with a finding, and the bytes go on unchanged.
  */
-import { createJsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
-import { EMPTY_FIELDS, stringAt, typeAt, type JsonFields } from '../codec/json-fields.js';
+import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
+import { EMPTY_FIELDS, has, scalarOfRaw, stringAt, typeAt, typeOfRaw, type JsonFields } from '../codec/json-fields.js';
 import { encodingOf } from './content-encoding.js';
 import { FindingSink, type Finding } from './findings.js';
 import { isStreamingOperation, operationForJsonRpcMethod, type Binding, type Operation, type ProtocolVersion } from './operations.js';
 import {
+  BODY,
   REQUEST_PLAN,
   historyLengthIn,
   isBlocking,
@@ -17,6 +18,7 @@ import {
   messageFacts,
   payloadVersion,
   pushUrl,
+  requestTableOf,
   type BodyRoot,
 } from './request-body.js';
 import { matchRestRoute, tenantFromPrefix, type RestRouteMatch } from './rest-routes.js';
@@ -87,23 +89,40 @@ export interface RequestDecoder {
 }
 
 export function createRequestDecoder(head: RequestHead, opts: RequestDecoderOptions): RequestDecoder {
-  const body = createJsonBodyReader(REQUEST_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
-  const encoding = encodingOf(head.headers['content-encoding']);
-  let encodedBytes = 0;
-  return {
-    push(chunk) {
-      if (encoding === undefined) body.push(chunk);
-      else encodedBytes += chunk.length;
-    },
-    end(endOpts = {}) {
-      if (encoding !== undefined) return classify(head, opts, EMPTY_FIELDS, 'partial', encodedBytes, `request body is ${encoding}`);
-      const read = body.end({ truncated: endOpts.aborted === true });
-      return classify(head, opts, read.fields, read.status, read.bytes);
-    },
-    get heldBytes() {
-      return body.heldBytes;
-    },
-  };
+  return new Decoder(head, opts);
+}
+
+// A class, not an object literal with a getter: such literals are built on a slow path, which
+// showed in the profile of small exchanges (one decoder per request).
+class Decoder implements RequestDecoder {
+  private readonly body: JsonBodyReader;
+  private readonly encoding: string | undefined;
+  private encodedBytes = 0;
+
+  constructor(
+    private readonly head: RequestHead,
+    private readonly opts: RequestDecoderOptions,
+  ) {
+    this.body = createJsonBodyReader(REQUEST_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
+    this.encoding = encodingOf(head.headers['content-encoding']);
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.encoding === undefined) this.body.push(chunk);
+    else this.encodedBytes += chunk.length;
+  }
+
+  end(endOpts: { aborted?: boolean } = {}): RequestFacts {
+    if (this.encoding !== undefined) {
+      return classify(this.head, this.opts, EMPTY_FIELDS, 'partial', this.encodedBytes, `request body is ${this.encoding}`);
+    }
+    const read = this.body.end({ truncated: endOpts.aborted === true });
+    return classify(this.head, this.opts, read.fields, read.status, read.bytes);
+  }
+
+  get heldBytes(): number {
+    return this.body.heldBytes;
+  }
 }
 
 function classify(
@@ -117,16 +136,16 @@ function classify(
   const findings = new FindingSink();
   if (status === 'malformed') findings.add('a2a.invalid-json', 'request body');
   if (status === 'partial') findings.add('gateway.inspect-partial', partialBecause);
-  const query = parseQuery(head.query !== '' ? head.query : (head.path.split('?')[1] ?? ''));
+  const query = parseQuery(head.query !== '' ? head.query : queryInPath(head.path));
   const versionHeader = head.headers['a2a-version'];
-  const isJsonRpc = fields.get('jsonrpc') !== undefined || (typeAt(fields, '') === 'array' && fields.get('*.jsonrpc') !== undefined);
+  const isJsonRpc = has(fields, BODY.jsonrpc) || (typeAt(fields, BODY.root) === 'array' && has(fields, BODY.batchJsonrpc));
   const route = isJsonRpc ? undefined : matchRestRoute(head.method, head.path);
   const payloadRoot: BodyRoot = isJsonRpc ? 'params' : '';
   const { version, signal } = decideVersion(
     {
       header: versionHeader,
       query: query.get('A2A-Version'),
-      method: isJsonRpc ? operationForJsonRpcMethod(stringAt(fields, 'method') ?? '')?.version : undefined,
+      method: isJsonRpc ? operationForJsonRpcMethod(stringAt(fields, BODY.method) ?? '')?.version : undefined,
       restPath: route === undefined || route.operation === 'AgentCard' ? undefined : route.legacyV1 ? '0.3' : '1.0',
       payload: payloadVersion(fields, payloadRoot),
     },
@@ -180,29 +199,31 @@ type SpecificFacts = Omit<
  * verb and path and survives a malformed body.
  */
 function jsonRpcFacts(fields: JsonFields, version: ProtocolVersion, malformed: boolean, findings: FindingSink): SpecificFacts {
-  if (typeAt(fields, '') === 'array') {
+  if (typeAt(fields, BODY.root) === 'array') {
     findings.add('a2a.jsonrpc-batch');
     return { binding: 'jsonrpc', operation: 'unknown' };
   }
-  const method = stringAt(fields, 'method');
+  const params = requestTableOf('params');
+  const method = stringAt(fields, BODY.method);
   const known = method === undefined || malformed ? undefined : operationForJsonRpcMethod(method);
   const operation = known?.operation ?? 'unknown';
   if (known === undefined && !malformed && (method !== undefined || fields.complete)) {
     findings.add('a2a.unknown-operation', `method ${JSON.stringify((method ?? '').slice(0, 64))}`);
   }
-  const idHit = fields.get('id');
+  const id = fields.raw(BODY.id);
+  const idType = typeOfRaw(id);
   const ids = jsonRpcTaskIds(fields, operation, known?.version ?? version);
   const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(fields, 'params') : {};
   return {
     binding: 'jsonrpc',
     operation,
     jsonrpcMethod: method,
-    jsonrpcId: idHit?.type === 'string' || idHit?.type === 'number' || idHit?.type === 'null' ? (idHit.value as string | number | null) : undefined,
-    jsonrpcIdPresent: idHit !== undefined ? true : fields.complete ? false : undefined,
-    tenant: stringAt(fields, 'params.tenant'),
+    jsonrpcId: idType === 'string' || idType === 'number' || idType === 'null' ? (scalarOfRaw(id) as string | number | null) : undefined,
+    jsonrpcIdPresent: id !== undefined ? true : fields.complete ? false : undefined,
+    tenant: stringAt(fields, params.tenant),
     taskId: ids.taskId,
     pushConfigId: ids.configId,
-    contextId: message.contextId ?? (operation === 'ListTasks' ? stringAt(fields, 'params.contextId') : undefined),
+    contextId: message.contextId ?? (operation === 'ListTasks' ? stringAt(fields, params.contextId) : undefined),
     messageId: message.messageId,
     blocking: operation === 'SendMessage' ? isBlocking(fields, 'params', version) : undefined,
     historyLength: historyLengthIn(fields, 'params', operation),
@@ -241,11 +262,20 @@ function unknownRequest(head: RequestHead, findings: FindingSink): SpecificFacts
   return { binding: 'unknown', operation: 'unknown' };
 }
 
+function queryInPath(path: string): string {
+  const q = path.indexOf('?');
+  if (q < 0) return '';
+  const next = path.indexOf('?', q + 1); // as `split('?')[1]`
+  return next < 0 ? path.slice(q + 1) : path.slice(q + 1, next);
+}
+
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
+
 /** First value of each parameter; names are case-sensitive (§11.5 camelCase). */
 function parseQuery(raw: string): ReadonlyMap<string, string> {
-  const params = new Map<string, string>();
   const text = raw.startsWith('?') ? raw.slice(1) : raw;
-  if (text === '') return params;
+  if (text === '') return NO_PARAMS;
+  const params = new Map<string, string>();
   for (const pair of text.split('&')) {
     const eq = pair.indexOf('=');
     const name = decodeQueryPart(eq < 0 ? pair : pair.slice(0, eq));

@@ -71,109 +71,158 @@ export interface ResponseDecoder {
 
 export function createResponseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions): ResponseDecoder {
   const kind = bodyKindOf(head.contentType);
-  const findings = new FindingSink();
   const encoding = encodingOf(head.contentEncoding);
-  if (encoding !== undefined && kind !== 'other') return opaqueDecoder(head, `response body is ${encoding}`);
-  if (kind === 'sse') return sseDecoder(req, head, opts, findings);
-  if (kind === 'json') return jsonDecoder(req, head, opts, findings);
-  return opaqueDecoder(head);
+  if (encoding !== undefined && kind !== 'other') return new OpaqueDecoder(head, `response body is ${encoding}`);
+  if (kind === 'sse') return new SseResponseDecoder(req, head, opts);
+  if (kind === 'json') return new JsonResponseDecoder(req, head, opts);
+  return new OpaqueDecoder(head, undefined);
 }
 
+/** Content-Type → body kind; agents send a handful of distinct values, so remember them. */
+const kindByContentType = new Map<string, Exclude<ResponseBodyKind, 'empty'>>();
+
 function bodyKindOf(contentType: string | undefined): Exclude<ResponseBodyKind, 'empty'> {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const raw = contentType ?? '';
+  let kind = kindByContentType.get(raw);
+  if (kind === undefined) {
+    kind = kindOfMediaType((raw.split(';')[0] ?? '').trim().toLowerCase());
+    if (kindByContentType.size < 256) kindByContentType.set(raw, kind);
+  }
+  return kind;
+}
+
+function kindOfMediaType(type: string): Exclude<ResponseBodyKind, 'empty'> {
   if (type === 'text/event-stream') return 'sse';
   // application/json, application/a2a+json (§11.1), application/problem+json; none given: try.
   if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
   return 'other';
 }
 
-function jsonDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions, findings: FindingSink): ResponseDecoder {
-  const body: JsonBodyReader = createJsonBodyReader(UNARY_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
-  return {
-    push: (chunk) => body.push(chunk),
-    end(endOpts = {}) {
-      const aborted = endOpts.aborted === true;
-      const read = body.end({ truncated: aborted });
-      if (read.status === 'malformed') findings.add('a2a.invalid-json', 'response body');
-      if (read.status === 'partial' && !aborted) findings.add('gateway.inspect-partial', 'response body');
-      const unary = decodeUnary(req, head.status, read.fields, read.status, findings);
-      const p = unary.payload;
-      return {
-        httpStatus: head.status,
-        bodyKind: read.status === 'empty' ? 'empty' : 'json',
-        tag: unary.tag,
-        shape: p.shape,
-        taskId: p.taskId,
-        contextId: p.contextId,
-        messageId: p.messageId,
-        state: p.state,
-        artifactCount: p.artifactCount,
-        historyCount: p.historyCount,
-        error: unary.error,
-        bodyBytes: read.bytes,
-        partial: read.status === 'partial',
-        malformed: read.status === 'malformed',
-        aborted,
-        findings: findings.list(),
-      };
-    },
-    get heldBytes() {
-      return body.heldBytes;
-    },
-  };
+// Classes rather than object literals with a getter (those are built on a slow path; one
+// decoder per exchange showed in the profile).
+
+class JsonResponseDecoder implements ResponseDecoder {
+  private readonly body: JsonBodyReader;
+  private readonly findings = new FindingSink();
+
+  constructor(
+    private readonly req: RequestContext,
+    private readonly head: ResponseHead,
+    opts: ResponseDecoderOptions,
+  ) {
+    this.body = createJsonBodyReader(UNARY_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
+  }
+
+  push(chunk: Uint8Array): void {
+    this.body.push(chunk);
+  }
+
+  end(endOpts: { aborted?: boolean } = {}): ResponseFacts {
+    const { head, findings } = this;
+    const aborted = endOpts.aborted === true;
+    const read = this.body.end({ truncated: aborted });
+    if (read.status === 'malformed') findings.add('a2a.invalid-json', 'response body');
+    if (read.status === 'partial' && !aborted) findings.add('gateway.inspect-partial', 'response body');
+    const unary = decodeUnary(this.req, head.status, read.fields, read.status, findings);
+    const p = unary.payload;
+    return {
+      httpStatus: head.status,
+      bodyKind: read.status === 'empty' ? 'empty' : 'json',
+      tag: unary.tag,
+      shape: p.shape,
+      taskId: p.taskId,
+      contextId: p.contextId,
+      messageId: p.messageId,
+      state: p.state,
+      artifactCount: p.artifactCount,
+      historyCount: p.historyCount,
+      error: unary.error,
+      bodyBytes: read.bytes,
+      partial: read.status === 'partial',
+      malformed: read.status === 'malformed',
+      aborted,
+      findings: findings.list(),
+    };
+  }
+
+  get heldBytes(): number {
+    return this.body.heldBytes;
+  }
 }
 
-function sseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions, findings: FindingSink): ResponseDecoder {
-  const machine: StreamMachine = createStreamMachine(req, findings, opts.clock);
-  const sse: SseDecoder = createSseDecoder({ maxEventBytes: opts.maxBytes, onEvent: (e) => machine.onEvent(e) });
-  return {
-    push: (chunk) => sse.push(chunk),
-    end(endOpts = {}) {
-      const aborted = endOpts.aborted === true;
-      const stats = sse.end();
-      const stream = machine.end(stats, aborted);
-      return {
-        httpStatus: head.status,
-        bodyKind: stats.bytes === 0 ? 'empty' : 'sse',
-        tag: stream.tag,
-        taskId: stream.taskId,
-        contextId: stream.contextId,
-        state: stream.finalState,
-        error: stream.error,
-        stream,
-        bodyBytes: stats.bytes,
-        partial: stats.oversizeEvents > 0,
-        malformed: findings.has('a2a.invalid-json'),
-        aborted,
-        findings: findings.list(),
-      };
-    },
-    get heldBytes() {
-      return sse.heldBytes;
-    },
-  };
+class SseResponseDecoder implements ResponseDecoder {
+  private readonly findings = new FindingSink();
+  private readonly machine: StreamMachine;
+  private readonly sse: SseDecoder;
+
+  constructor(
+    req: RequestContext,
+    private readonly head: ResponseHead,
+    opts: ResponseDecoderOptions,
+  ) {
+    const machine = createStreamMachine(req, this.findings, opts.clock);
+    this.machine = machine;
+    this.sse = createSseDecoder({ maxEventBytes: opts.maxBytes, onEvent: (e) => machine.onEvent(e) });
+  }
+
+  push(chunk: Uint8Array): void {
+    this.sse.push(chunk);
+  }
+
+  end(endOpts: { aborted?: boolean } = {}): ResponseFacts {
+    const aborted = endOpts.aborted === true;
+    const stats = this.sse.end();
+    const stream = this.machine.end(stats, aborted);
+    return {
+      httpStatus: this.head.status,
+      bodyKind: stats.bytes === 0 ? 'empty' : 'sse',
+      tag: stream.tag,
+      taskId: stream.taskId,
+      contextId: stream.contextId,
+      state: stream.finalState,
+      error: stream.error,
+      stream,
+      bodyBytes: stats.bytes,
+      partial: stats.oversizeEvents > 0,
+      malformed: this.findings.has('a2a.invalid-json'),
+      aborted,
+      findings: this.findings.list(),
+    };
+  }
+
+  get heldBytes(): number {
+    return this.sse.heldBytes;
+  }
 }
 
 /** Bodies that are neither JSON nor SSE (HTML error pages, files): counted, not read. */
-function opaqueDecoder(head: ResponseHead, unreadA2aBody?: string): ResponseDecoder {
-  let bytes = 0;
-  return {
-    push: (chunk) => void (bytes += chunk.length),
-    end(endOpts = {}) {
-      const isError = head.status >= 400;
-      const partial = unreadA2aBody !== undefined && bytes > 0;
-      return {
-        httpStatus: head.status,
-        bodyKind: bytes === 0 ? 'empty' : 'other',
-        tag: isError ? 'error' : 'other',
-        error: isError ? { httpStatus: head.status } : undefined,
-        bodyBytes: bytes,
-        partial,
-        malformed: false,
-        aborted: endOpts.aborted === true,
-        findings: partial ? [{ rule: 'gateway.inspect-partial', count: 1, detail: unreadA2aBody }] : [],
-      };
-    },
-    heldBytes: 0,
-  };
+class OpaqueDecoder implements ResponseDecoder {
+  private bytes = 0;
+  readonly heldBytes = 0;
+
+  constructor(
+    private readonly head: ResponseHead,
+    private readonly unreadA2aBody: string | undefined,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+  }
+
+  end(endOpts: { aborted?: boolean } = {}): ResponseFacts {
+    const { head, bytes, unreadA2aBody } = this;
+    const isError = head.status >= 400;
+    const partial = unreadA2aBody !== undefined && bytes > 0;
+    return {
+      httpStatus: head.status,
+      bodyKind: bytes === 0 ? 'empty' : 'other',
+      tag: isError ? 'error' : 'other',
+      error: isError ? { httpStatus: head.status } : undefined,
+      bodyBytes: bytes,
+      partial,
+      malformed: false,
+      aborted: endOpts.aborted === true,
+      findings: partial ? [{ rule: 'gateway.inspect-partial', count: 1, detail: unreadA2aBody }] : [],
+    };
+  }
 }

@@ -12,7 +12,7 @@
  * `event: error` (wire-ref §1.1, §1.2, §7.1 #7).
  */
 import type { SseEvent, SseStats } from '../codec/sse.js';
-import { fieldsFromValue, type JsonFields } from '../codec/json-fields.js';
+import { fieldPath, fieldsFromValue, has } from '../codec/json-fields.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
 import type { FindingSink } from './findings.js';
 import { readError, readPayload, type ErrorFacts, type Payload, type PayloadKind } from './payload.js';
@@ -20,6 +20,8 @@ import { isInterrupted, isTerminal, type TaskState } from './task-state.js';
 import type { ResponseTag } from './unary.js';
 
 export type StreamEventKind = PayloadKind | 'error' | 'other';
+
+const JSONRPC = fieldPath('jsonrpc');
 
 /** How the stream ended. */
 export type StreamClosure =
@@ -74,26 +76,26 @@ export function createStreamMachine(req: RequestContext, findings: FindingSink, 
   let finalFlag = false;
   let error: ErrorFacts | undefined;
 
-  function classify(event: SseEvent): { kind: StreamEventKind; payload?: Payload; fields?: JsonFields } {
+  /** The event's payload, or what the event is when it carries none (no object per event). */
+  function classify(event: SseEvent): Payload | 'error' | 'other' {
     let value: unknown;
     try {
       value = JSON.parse(event.data);
     } catch {
       findings.add('a2a.invalid-json', 'stream event');
-      if (event.event !== 'error') return { kind: 'other' };
+      if (event.event !== 'error') return 'other';
       error ??= { httpStatus: 200 };
-      return { kind: 'error' };
+      return 'error';
     }
     const fields = fieldsFromValue(value);
-    const binding = req.binding === 'jsonrpc' || fields.get('jsonrpc') !== undefined ? 'jsonrpc' : 'rest';
+    const binding = req.binding === 'jsonrpc' || has(fields, JSONRPC) ? 'jsonrpc' : 'rest';
     const err = readError(fields, 200, binding);
     if (binding === 'jsonrpc') checkJsonRpcId(req, fields, err !== undefined, findings);
     if (err !== undefined || event.event === 'error') {
       error ??= err ?? { httpStatus: 200 };
-      return { kind: 'error', fields };
+      return 'error';
     }
-    const payload = readPayload(fields, binding === 'jsonrpc' ? 'result' : '', binding);
-    return { kind: payload.kind ?? 'other', payload, fields };
+    return readPayload(fields, binding === 'jsonrpc' ? 'result' : '', binding);
   }
 
   function checkOrder(kind: StreamEventKind, payload: Payload | undefined): void {
@@ -127,7 +129,9 @@ export function createStreamMachine(req: RequestContext, findings: FindingSink, 
     onEvent(event) {
       if (event.unterminated === true) return; // W3C clients drop it; reported as cutMidEvent
       if (firstEventMs === undefined && clock !== undefined && startedAt !== undefined) firstEventMs = clock() - startedAt;
-      const { kind, payload } = classify(event);
+      const classified = classify(event);
+      const payload = typeof classified === 'string' ? undefined : classified;
+      const kind: StreamEventKind = typeof classified === 'string' ? classified : (classified.kind ?? 'other');
       checkOrder(kind, payload);
       counts[kind]++;
       lastKind = kind;

@@ -5,12 +5,22 @@
  * changed between 1.0.0 and 1.0.1 (wire-ref §4.1, §7.1 #6); the status is kept alongside.
  */
 import { compileScanPlan } from '../codec/json-scan.js';
-import { joinPath, typeAt, stringAt, type JsonFields } from '../codec/json-fields.js';
+import { fieldPath, has, isObjectAt, pathsIn, stringAt, type JsonFields } from '../codec/json-fields.js';
 import type { JsonBodyStatus } from '../codec/json-body.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
 import type { FindingSink } from './findings.js';
 import { isInterrupted, isTerminal } from './task-state.js';
-import { ERROR_PATHS, payloadPaths, readError, readPayload, type ErrorFacts, type Payload } from './payload.js';
+import {
+  ERROR_PATHS,
+  ERROR_TABLE,
+  PAYLOAD_TABLES,
+  payloadPaths,
+  readError,
+  readPayload,
+  type ErrorFacts,
+  type Payload,
+  type PayloadRoot,
+} from './payload.js';
 
 export type ResponseTag = 'message' | 'task' | 'error' | 'other';
 
@@ -20,7 +30,18 @@ export interface UnaryFacts {
   readonly error?: ErrorFacts;
 }
 
-export const UNARY_PLAN = compileScanPlan(['', 'jsonrpc', 'id', 'result', ...payloadPaths('result'), ...payloadPaths(''), ...ERROR_PATHS]);
+const JSONRPC = fieldPath('jsonrpc');
+
+export const UNARY_PLAN = compileScanPlan([
+  '',
+  'jsonrpc',
+  'id',
+  'result',
+  ...payloadPaths('result'),
+  ...payloadPaths(''),
+  ...ERROR_PATHS,
+  ...pathsIn([PAYLOAD_TABLES, ERROR_TABLE]),
+]);
 
 const NO_PAYLOAD: Payload = { kind: undefined, ambiguous: false };
 
@@ -35,12 +56,12 @@ export function decodeUnary(
     // Not valid JSON: nothing in it is trusted (a finding says so); the status still tells errors.
     return httpStatus >= 400 ? { tag: 'error', payload: NO_PAYLOAD, error: { httpStatus } } : { tag: 'other', payload: NO_PAYLOAD };
   }
-  const binding = req.binding === 'jsonrpc' || fields.get('jsonrpc') !== undefined ? 'jsonrpc' : 'rest';
+  const binding = req.binding === 'jsonrpc' || has(fields, JSONRPC) ? 'jsonrpc' : 'rest';
   const error = status === 'empty' ? (httpStatus >= 400 ? { httpStatus } : undefined) : readError(fields, httpStatus, binding);
   if (binding === 'jsonrpc' && status !== 'empty') checkJsonRpcId(req, fields, error !== undefined, findings);
   if (error !== undefined) return { tag: 'error', payload: NO_PAYLOAD, error };
 
-  const root = binding === 'jsonrpc' ? 'result' : '';
+  const root: PayloadRoot = binding === 'jsonrpc' ? 'result' : '';
   const payload = readPayload(fields, root, binding);
   if (req.operation === 'SendMessage') checkSendResult(fields, root, payload, findings);
   checkShape(req, payload, findings);
@@ -60,15 +81,16 @@ export function decodeUnary(
  * SendMessageResponse is a oneof: exactly one of `task` / `message` (§9.4.1, §11.4); 0.3
  * JSON-RPC returned the bare Task or Message with its `kind` instead (wire-ref §6.3).
  */
-function checkSendResult(fields: JsonFields, root: string, payload: Payload, findings: FindingSink): void {
-  const under = (key: string) => joinPath(root, key);
-  const members = ['task', 'message', 'msg'].filter((key) => typeAt(fields, under(key)) === 'object').length;
+function checkSendResult(fields: JsonFields, root: PayloadRoot, payload: Payload, findings: FindingSink): void {
+  const table = PAYLOAD_TABLES[root];
+  let members = 0;
+  for (const key of table.sendResultKeys) if (isObjectAt(fields, key)) members++;
   if (members > 1 || payload.ambiguous) {
     findings.add('a2a.send-result-shape', 'both task and message');
     return;
   }
   if (members === 1) return;
-  const kind = stringAt(fields, under('kind'));
+  const kind = stringAt(fields, table.bare.kind);
   if ((kind === 'task' || kind === 'message') && payload.kind !== undefined) return;
   if (fields.complete) findings.add('a2a.send-result-shape', 'neither task nor message');
 }

@@ -14,7 +14,7 @@
  * which validates everything.
  */
 import { indexOfByte } from './byte-search.js';
-import { MAX_CAPTURED_STRING, type FieldHit, type JsonFields, type JsonType } from './json-fields.js';
+import { ArrayMark, CutString, MAX_CAPTURED_STRING, OBJECT_MARK, RecordedFields, type JsonType } from './json-fields.js';
 import { hasDescendants, type PathNode, type ScanPlan } from './json-scan-plan.js';
 import { TokenCapture } from './token-capture.js';
 
@@ -48,7 +48,7 @@ interface Frame {
   readonly node: PathNode;
   elements: number;
   /** Hit to complete with the element count when this array closes. */
-  readonly countInto: string | undefined;
+  readonly countInto: ArrayMark | undefined;
 }
 
 const QUOTE = 0x22;
@@ -60,7 +60,7 @@ const MAX_NUMBER_BYTES = 64;
 export interface JsonScanner {
   push(chunk: Uint8Array): void;
   /** `truncated`: the transport cut the body; an unfinished document is `partial`, not malformed. */
-  end(opts?: { truncated?: boolean }): { status: Exclude<ScanStatus, 'scanning'>; fields: JsonFields };
+  end(opts?: { truncated?: boolean }): { status: Exclude<ScanStatus, 'scanning'>; fields: RecordedFields };
   readonly status: ScanStatus;
   readonly bytesScanned: number;
   /** Bytes this scanner holds right now (capture buffers); for memory-bound tests. */
@@ -76,7 +76,8 @@ class Scanner implements JsonScanner {
   bytesScanned = 0;
   private lex: Lex = Lex.Value;
   private readonly frames: Frame[] = [];
-  private readonly hits = new Map<string, FieldHit>();
+  /** Path → scalar, or a mark for containers and cut strings (see `JsonFields.raw`). */
+  private readonly hits = new Map<string, unknown>();
   /** Node the next value is matched against (undefined = not wanted). */
   private target: PathNode | undefined;
   private skipDepth = 0;
@@ -110,7 +111,7 @@ class Scanner implements JsonScanner {
     if (this.status === 'scanning' && bytes.length < chunk.length) this.status = 'partial';
   }
 
-  end(opts: { truncated?: boolean } = {}): { status: Exclude<ScanStatus, 'scanning'>; fields: JsonFields } {
+  end(opts: { truncated?: boolean } = {}): { status: Exclude<ScanStatus, 'scanning'>; fields: RecordedFields } {
     if (this.status === 'scanning') {
       // A number at top level ends with the document.
       if (this.lex === Lex.Number && this.frames.length === 0 && this.skipDepth === 0) this.finishNumber();
@@ -118,9 +119,8 @@ class Scanner implements JsonScanner {
       else this.status = opts.truncated === true ? 'partial' : 'malformed';
     }
     this.capture.release();
-    const hits = this.hits;
     const status = this.status as Exclude<ScanStatus, 'scanning'>;
-    return { status, fields: { complete: status === 'complete', get: (path) => hits.get(path) } };
+    return { status, fields: new RecordedFields(this.hits, status === 'complete') };
   }
 
   private fail(): void {
@@ -233,8 +233,8 @@ class Scanner implements JsonScanner {
     const newHit = node?.path !== undefined && !this.hits.has(node.path) ? node.path : undefined;
     if (type === 'object' || type === 'array') {
       const isArray = type === 'array';
-      if (newHit !== undefined) this.hits.set(newHit, { type });
-      const countInto = isArray ? newHit : undefined;
+      const countInto = isArray && newHit !== undefined ? new ArrayMark() : undefined;
+      if (newHit !== undefined) this.hits.set(newHit, countInto ?? OBJECT_MARK);
       if (node !== undefined && (hasDescendants(node) || countInto !== undefined)) {
         this.frames.push({ isArray, node, elements: 0, countInto });
         this.target = isArray ? node.wildcard : undefined;
@@ -253,7 +253,7 @@ class Scanner implements JsonScanner {
       this.lex = Lex.Number;
       return;
     }
-    if (newHit !== undefined) this.hits.set(newHit, { type, value: type === 'null' ? null : b === 0x74 });
+    if (newHit !== undefined) this.hits.set(newHit, type === 'null' ? null : b === 0x74);
     this.literal = b === 0x74 ? 'true' : b === 0x66 ? 'false' : 'null';
     this.literalAt = 1;
     this.lex = Lex.Literal;
@@ -262,9 +262,7 @@ class Scanner implements JsonScanner {
   private closeContainer(isArray: boolean): void {
     const frame = this.frames.pop();
     if (frame === undefined || frame.isArray !== isArray) return this.fail();
-    if (frame.countInto !== undefined) {
-      this.hits.set(frame.countInto, { type: 'array', count: frame.elements });
-    }
+    if (frame.countInto !== undefined) frame.countInto.count = frame.elements;
     this.valueDone();
   }
 
@@ -330,14 +328,7 @@ class Scanner implements JsonScanner {
       return;
     }
     if (this.stringRole === StringRole.Captured && this.capturePath !== undefined) {
-      this.hits.set(
-        this.capturePath,
-        text === undefined
-          ? { type: 'string', truncated: true, value: '' }
-          : this.capture.overflow
-            ? { type: 'string', value: text, truncated: true }
-            : { type: 'string', value: text },
-      );
+      this.hits.set(this.capturePath, text === undefined ? new CutString('') : this.capture.overflow ? new CutString(text) : text);
     }
     this.capturePath = undefined;
     this.valueDone();
@@ -380,7 +371,7 @@ class Scanner implements JsonScanner {
     if (this.capturePath !== undefined && text !== undefined) {
       const value = Number(text);
       if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value)) return this.fail();
-      this.hits.set(this.capturePath, { type: 'number', value });
+      this.hits.set(this.capturePath, value);
     }
     this.capturePath = undefined;
     this.valueDone();

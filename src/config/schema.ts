@@ -119,6 +119,8 @@ export const configSchema = z
       .prefault({}),
     inspection: z
       .object({
+        /** Decode every exchange (kind, task ids, states, findings, task tracking). Off: a plain proxy. */
+        enabled: z.boolean().default(true),
         /** Most bytes of each body inspection reads and holds, however large the body (1 MiB). */
         maxBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
         /** Finished exchanges kept for `GET /exchanges` (0 turns the endpoint's memory off). */

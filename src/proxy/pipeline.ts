@@ -41,7 +41,7 @@ export interface PipelineDeps {
   readonly observers: readonly ExchangeObserver[];
   /** Exchanges in flight, for graceful shutdown. */
   readonly inFlight: Set<Exchange>;
-  /** Most body bytes classification and inspection read per exchange. */
+  /** Most body bytes classification and inspection read per exchange; 0 turns both off. */
   readonly inspectBytes: number;
 }
 
@@ -55,7 +55,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
     // 2. The exchange record opens.
     const exchange = new Exchange(req, res, upstream, upstream.basePath + rest, observers);
-    exchange.classification = new RequestClassification(req, rest, deps.inspectBytes);
+    if (deps.inspectBytes > 0) exchange.classification = new RequestClassification(req, rest, deps.inspectBytes);
     inFlight.add(exchange);
     try {
       const trusted = trust.isTrusted(req);
@@ -73,11 +73,11 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const classification = exchange.classification;
       const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => {
         exchange.record.bytesIn += chunk.length;
-        classification.push(chunk);
+        classification?.push(chunk);
         for (const o of observers) o.onRequestChunk?.(exchange, chunk);
       });
       // A whole body is classified now; a streamed one when its response starts (inspector).
-      const facts = body.complete ? classification.end() : undefined;
+      const facts = body.complete ? classification?.end() : undefined;
       const sniff = facts ? requestSniff(facts) : sniffRequest(method, req.headers, body.prefix, body.complete);
 
       const headers = upstreamRequestHeaders(
@@ -89,7 +89,8 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
       // 5. Timeout rescue for blocking sends.
       const policy = upstream.config.upgradeBlocking;
-      const send = policy.enabled && facts?.operation === 'SendMessage' && facts.blocking === true ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, facts.version) : undefined;
+      const maybeBlockingSend = facts ? facts.operation === 'SendMessage' && facts.blocking === true : body.complete;
+      const send = policy.enabled && maybeBlockingSend ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, facts?.version ?? sniff.version) : undefined;
       if (send) {
         const card = await cards.get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' }).catch(() => undefined);
         const timeout = clientTimeoutMs(req.headers[TIMEOUT_HEADER], policy.clientTimeout);
