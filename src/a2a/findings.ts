@@ -3,7 +3,7 @@
  * (design principle 5: inspection never alters or refuses traffic). Each rule has a stable id
  * for metrics labels and log queries, the spec section it rests on, and one line of text.
  * Sections are those of the A2A v1.0.1 specification unless prefixed; "wire-ref" is
- * /work/shared/a2a/wire-reference.md.
+ * ../shared/a2a/wire-reference.md.
  */
 
 export type Severity = 'error' | 'warn' | 'info';

@@ -1,5 +1,5 @@
 /**
- * Hand-written facts for every recorded exchange in /work/shared/a2a/captures (push deliveries
+ * Hand-written facts for every recorded exchange in ../shared/a2a/captures (push deliveries
  * excepted: they are not proxied requests). Written from reading the files, not from running
  * the decoders. Ids are whatever the recording produced, so only their presence is checked.
  */
