@@ -59,7 +59,9 @@ async function main(argv: string[]): Promise<void> {
     if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be 0–65535, got "${values.port}"`, 2);
     config.listen.port = port;
   }
-  const gateway = await startGateway(config, { env: process.env }).catch((err: NodeJS.ErrnoException) => fail(`cannot listen on ${config.listen.host}:${config.listen.port}: ${err.code ?? err.message}`));
+  const gateway = await startGateway(config, { env: process.env }).catch((err: NodeJS.ErrnoException) =>
+    fail(err.syscall === 'listen' ? `cannot listen on ${config.listen.host}:${config.listen.port}: ${err.code}` : `cannot start: ${err.message}`),
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
