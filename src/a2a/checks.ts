@@ -2,7 +2,7 @@
  * Checks of an answer against the request it answers, shared by unary responses and stream
  * events. Each adds at most a finding; none changes facts.
  */
-import { fieldPath, scalarOfRaw, type JsonFields } from '../codec/json-fields.js';
+import { scalarOf, type Json } from '../codec/json-value.js';
 import type { FindingSink } from './findings.js';
 import type { Payload } from './payload.js';
 import type { RequestFacts } from './request.js';
@@ -25,18 +25,16 @@ export function checkHistory(req: RequestContext, payload: Payload, findings: Fi
   if (count > limit) findings.add('a2a.history-length-exceeded', `asked ${limit}, got ${count}`);
 }
 
-const ID = fieldPath('id');
-
 /**
  * A JSON-RPC response (and every stream event, §9.4.2) echoes the request id (JSON-RPC 2.0 §5).
  * `null` is allowed on errors when the server could not read the id (parse error, or a request
  * refused before parsing, as in `v1--edge-rpc-a2a-json-content-type.http`).
  */
-export function checkJsonRpcId(req: RequestContext, fields: JsonFields, isError: boolean, findings: FindingSink): void {
+export function checkJsonRpcId(req: RequestContext, doc: unknown, complete: boolean, isError: boolean, findings: FindingSink): void {
   if (req.binding !== 'jsonrpc' || req.jsonrpcIdPresent !== true) return;
-  const raw = fields.raw(ID);
-  if (raw === undefined && !fields.complete) return;
-  const id = scalarOfRaw(raw);
+  const raw = (doc as Json)?.id;
+  if (raw === undefined && !complete) return;
+  const id = scalarOf(raw);
   if (id === null && isError) return;
   if (raw === undefined || id !== req.jsonrpcId) {
     findings.add('a2a.jsonrpc-id-mismatch', `request ${JSON.stringify(req.jsonrpcId)}, response ${raw === undefined ? 'none' : JSON.stringify(id)}`);

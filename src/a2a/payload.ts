@@ -10,19 +10,8 @@
  * Errors: JSON-RPC `error` (§9.5), REST `{"error":{…,"details":[ErrorInfo]}}` (§11.6), and the
  * `{"code":-32001,"message":…}` bodies of a2a-js 0.3 REST (capture `v03--rest-get-unknown-task.http`).
  */
-import {
-  booleanAt,
-  countAt,
-  fieldPath,
-  has,
-  isObjectAt,
-  joinPath,
-  numberAt,
-  stringAt,
-  typeAt,
-  type FieldPath,
-  type JsonFields,
-} from '../codec/json-fields.js';
+import { joinPath } from '../codec/json-fields.js';
+import { bool, countOf, firstOf, isObject, isString, num, str, type Json } from '../codec/json-value.js';
 import type { ProtocolVersion } from './operations.js';
 import { normaliseTaskState, type TaskState } from './task-state.js';
 
@@ -57,13 +46,7 @@ export interface ErrorFacts {
 }
 
 /** Member keys of SendMessageResponse / StreamResponse; `msg` is the 0.3 proto name. */
-const MEMBER_KEYS = [
-  ['task', 'task'],
-  ['message', 'message'],
-  ['msg', 'message'],
-  ['statusUpdate', 'statusUpdate'],
-  ['artifactUpdate', 'artifactUpdate'],
-] as const;
+const MEMBER_KEYS = ['task', 'message', 'msg', 'statusUpdate', 'artifactUpdate'] as const;
 
 const KIND_VALUES: ReadonlyMap<string, PayloadKind> = new Map([
   ['task', 'task'],
@@ -111,7 +94,7 @@ const ERROR_FIELDS = [
 
 /** Every path `readPayload` and `readError` may ask for, under `root` ('' or 'result'). */
 export function payloadPaths(root: string): string[] {
-  const bases = [root, ...MEMBER_KEYS.map(([key]) => joinPath(root, key))];
+  const bases = [root, ...MEMBER_KEYS.map((key) => joinPath(root, key))];
   return [...bases, ...bases.flatMap((base) => FIELDS_OF_ANY_PAYLOAD.map((f) => joinPath(base, f)))];
 }
 
@@ -120,164 +103,148 @@ export const ERROR_PATHS = ERROR_FIELDS;
 /** Where a payload sits: the body itself (REST, 0.3 bare objects) or JSON-RPC `result`. */
 export type PayloadRoot = '' | 'result';
 
-/** The compiled paths of the fields of one payload object at `base`. */
-function payloadFieldsAt(base: string) {
-  const p = (path: string) => fieldPath(joinPath(base, path));
-  return {
-    kind: p('kind'),
-    id: p('id'),
-    taskId: p('taskId'),
-    contextId: p('contextId'),
-    messageId: p('messageId'),
-    parts: p('parts'),
-    content: p('content'),
-    final: p('final'),
-    status: p('status'),
-    statusState: p('status.state'),
-    statusMessageKind: p('status.message.kind'),
-    statusMessageParts: p('status.message.parts'),
-    statusMessageContent: p('status.message.content'),
-    artifacts: p('artifacts'),
-    history: p('history'),
-    historyKind: p('history.*.kind'),
-    historyParts: p('history.*.parts'),
-    historyContent: p('history.*.content'),
-    artifactPartsKind: p('artifact.parts.*.kind'),
-  };
-}
-
-type PayloadFields = ReturnType<typeof payloadFieldsAt>;
-
-interface Member {
-  readonly path: FieldPath;
-  readonly kind: PayloadKind;
-  readonly legacy: boolean;
-  readonly fields: PayloadFields;
-}
-
-function rootTable(root: PayloadRoot) {
-  return {
-    bare: payloadFieldsAt(root),
-    /** The SendMessageResponse oneof (§9.4.1, §11.4): `task`, `message`, 0.3 proto `msg`. */
-    sendResultKeys: ['task', 'message', 'msg'].map((key) => fieldPath(joinPath(root, key))),
-    members: MEMBER_KEYS.map(
-      ([key, kind]): Member => ({ path: fieldPath(joinPath(root, key)), kind, legacy: key === 'msg', fields: payloadFieldsAt(joinPath(root, key)) }),
-    ),
-  };
-}
-
-/** Every path the payload readers use, compiled once (`pathsIn` of these must be in the scan plans). */
-export const PAYLOAD_TABLES = { '': rootTable(''), result: rootTable('result') } as const;
+// `*` steps of the paths above (module constants: no closure per read).
+const kindOf = (element: Json): unknown => element?.kind;
+const partsOf = (element: Json): unknown => element?.parts;
+const contentOf = (element: Json): unknown => element?.content;
+const reasonOf = (element: Json): unknown => element?.reason;
 
 /**
- * Finds the payload at `root`: a member key, a `kind` discriminator, or a bare Task.
+ * Finds the payload at `root` of `doc`: a member key, a `kind` discriminator, or a bare Task.
  * `binding` matters for shape evidence only (1.0 JSON-RPC wraps; 0.3 JSON-RPC does not).
  */
-export function readPayload(fields: JsonFields, root: PayloadRoot, binding: 'jsonrpc' | 'rest'): Payload {
-  const table = PAYLOAD_TABLES[root];
-  let first: Member | undefined;
+export function readPayload(doc: unknown, root: PayloadRoot, binding: 'jsonrpc' | 'rest'): Payload {
+  const at = root === '' ? (doc as Json) : (doc as Json)?.result;
+  // Member keys in the order of MEMBER_KEYS: the first present one names the payload.
+  let found: Json;
+  let kind: PayloadKind | undefined;
   let members = 0;
-  for (const member of table.members) {
-    if (!isObjectAt(fields, member.path)) continue;
-    first ??= member;
+  const task = at?.task;
+  if (isObject(task)) {
     members++;
+    found = task;
+    kind = 'task';
   }
-  if (first !== undefined) return describe(fields, first.fields, first.kind, members > 1, true, first.legacy, binding);
-  const bare = table.bare;
-  const kindValue = stringAt(fields, bare.kind);
+  const message = at?.message;
+  if (isObject(message)) {
+    members++;
+    if (kind === undefined) {
+      found = message;
+      kind = 'message';
+    }
+  }
+  const msg = at?.msg;
+  const legacyMember = kind === undefined && isObject(msg);
+  if (isObject(msg)) {
+    members++;
+    if (kind === undefined) {
+      found = msg;
+      kind = 'message';
+    }
+  }
+  const statusUpdate = at?.statusUpdate;
+  if (isObject(statusUpdate)) {
+    members++;
+    if (kind === undefined) {
+      found = statusUpdate;
+      kind = 'statusUpdate';
+    }
+  }
+  const artifactUpdate = at?.artifactUpdate;
+  if (isObject(artifactUpdate)) {
+    members++;
+    if (kind === undefined) {
+      found = artifactUpdate;
+      kind = 'artifactUpdate';
+    }
+  }
+  if (kind !== undefined) return describe(found, kind, members > 1, true, legacyMember, binding);
+  const kindValue = str(at?.kind);
   const byKind = kindValue === undefined ? undefined : KIND_VALUES.get(kindValue);
-  if (byKind !== undefined) return describe(fields, bare, byKind, false, false, false, binding);
-  if (typeAt(fields, bare.id) === 'string' && isObjectAt(fields, bare.status)) {
-    return describe(fields, bare, 'task', false, false, false, binding);
-  }
+  if (byKind !== undefined) return describe(at, byKind, false, false, false, binding);
+  if (isString(at?.id) && isObject(at?.status)) return describe(at, 'task', false, false, false, binding);
   return { kind: undefined, ambiguous: false };
 }
 
 function describe(
-  fields: JsonFields,
-  at: PayloadFields,
+  p: Json,
   kind: PayloadKind,
   ambiguous: boolean,
   wrapped: boolean,
   legacyMember: boolean,
   binding: 'jsonrpc' | 'rest',
 ): Payload {
-  const stateRaw = stringAt(fields, at.statusState);
+  const status = p?.status;
+  const stateValue = status?.state;
+  const stateRaw = str(stateValue);
   const hasStatus = kind === 'task' || kind === 'statusUpdate';
   // One object shape for every kind (fields that do not apply stay undefined): cheaper for V8
   // than spreading per kind, and these run for every stream event.
   return {
     kind,
     ambiguous,
-    taskId: stringAt(fields, kind === 'task' ? at.id : at.taskId),
-    contextId: stringAt(fields, at.contextId),
-    messageId: kind === 'message' ? stringAt(fields, at.messageId) : undefined,
-    state: hasStatus ? normaliseTaskState(stateRaw ?? numberAt(fields, at.statusState)) : undefined,
-    artifactCount: kind === 'task' ? countAt(fields, at.artifacts) : undefined,
-    historyCount: kind === 'task' ? countAt(fields, at.history) : undefined,
-    final: kind === 'statusUpdate' ? booleanAt(fields, at.final) : undefined,
-    shape: shapeOf(fields, at, kind, stateRaw, wrapped, legacyMember, binding),
+    taskId: str(kind === 'task' ? p?.id : p?.taskId),
+    contextId: str(p?.contextId),
+    messageId: kind === 'message' ? str(p?.messageId) : undefined,
+    state: hasStatus ? normaliseTaskState(stateRaw ?? num(stateValue)) : undefined,
+    artifactCount: kind === 'task' ? countOf(p?.artifacts) : undefined,
+    historyCount: kind === 'task' ? countOf(p?.history) : undefined,
+    final: kind === 'statusUpdate' ? bool(p?.final) : undefined,
+    shape: shapeOf(p, status, kind, stateRaw, wrapped, legacyMember, binding),
   };
 }
 
 /** Version evidence of one payload (wire-ref §6.3 vs §6.4 vs §2); `undefined` when it shows none. */
 function shapeOf(
-  fields: JsonFields,
-  at: PayloadFields,
+  p: Json,
+  status: Json,
   kind: PayloadKind,
   stateRaw: string | undefined,
   wrapped: boolean,
   legacyMember: boolean,
   binding: 'jsonrpc' | 'rest',
 ): ProtocolVersion | undefined {
-  const isMessage = kind === 'message';
   if (legacyMember) return '0.3';
-  // Same evidence, same order as ever; each test is a few property reads.
-  if (has(fields, at.kind) || has(fields, at.statusMessageKind) || has(fields, at.historyKind) || has(fields, at.artifactPartsKind)) return '0.3';
-  if (isMessage ? has(fields, at.content) : has(fields, at.statusMessageContent) || has(fields, at.historyContent)) return '0.3';
-  if (stateRaw !== undefined && (stateRaw === 'TASK_STATE_CANCELLED' || !stateRaw.startsWith('TASK_STATE_'))) return '0.3';
-  if (has(fields, at.final)) return '0.3';
-  const messageParts = isMessage ? has(fields, at.parts) : has(fields, at.statusMessageParts) || has(fields, at.historyParts);
+  const isMessage = kind === 'message';
+  const statusMessage = status?.message;
+  const history = p?.history;
+  const kindKeys =
+    p?.kind !== undefined ||
+    statusMessage?.kind !== undefined ||
+    firstOf(history, kindOf) !== undefined ||
+    firstOf(p?.artifact?.parts, kindOf) !== undefined;
+  if (kindKeys) return '0.3';
+  const messageContent = isMessage ? p?.content !== undefined : statusMessage?.content !== undefined || firstOf(history, contentOf) !== undefined;
+  if (messageContent) return '0.3';
+  const legacyState = stateRaw !== undefined && (stateRaw === 'TASK_STATE_CANCELLED' || !stateRaw.startsWith('TASK_STATE_'));
+  if (legacyState || p?.final !== undefined) return '0.3';
+  const messageParts = isMessage ? p?.parts !== undefined : statusMessage?.parts !== undefined || firstOf(history, partsOf) !== undefined;
   // 0.3 REST also spells states TASK_STATE_*, so a state name is 1.0 evidence only on JSON-RPC.
   const jsonRpc10 = binding === 'jsonrpc' && (wrapped || stateRaw !== undefined);
   return messageParts || jsonRpc10 ? '1.0' : undefined;
 }
 
-const ERR = {
-  error: fieldPath('error'),
-  code: fieldPath('error.code'),
-  message: fieldPath('error.message'),
-  status: fieldPath('error.status'),
-  dataReason: fieldPath('error.data.*.reason'),
-  dataObjectReason: fieldPath('error.data.reason'),
-  detailsReason: fieldPath('error.details.*.reason'),
-  bareCode: fieldPath('code'),
-  bareMessage: fieldPath('message'),
-  title: fieldPath('title'),
-  detail: fieldPath('detail'),
-} as const;
-
-/** Every path `readError` uses (must be in the scan plans). */
-export const ERROR_TABLE = ERR;
-
 /** Error carried by a JSON body, or `undefined` when the body is no error. */
-export function readError(fields: JsonFields, httpStatus: number, binding: 'jsonrpc' | 'rest'): ErrorFacts | undefined {
-  if (isObjectAt(fields, ERR.error)) {
+export function readError(doc: unknown, httpStatus: number, binding: 'jsonrpc' | 'rest'): ErrorFacts | undefined {
+  const body = doc as Json;
+  const error = body?.error;
+  if (isObject(error)) {
+    const data = error?.data;
     return {
       // A REST `error.code` only mirrors the HTTP status (§11.6); JSON-RPC codes are the A2A ones.
-      code: binding === 'jsonrpc' ? numberAt(fields, ERR.code) : undefined,
-      reason: stringAt(fields, ERR.dataReason) ?? stringAt(fields, ERR.dataObjectReason) ?? stringAt(fields, ERR.detailsReason),
-      status: stringAt(fields, ERR.status),
+      code: binding === 'jsonrpc' ? num(error?.code) : undefined,
+      reason: str(firstOf(data, reasonOf)) ?? str(data?.reason) ?? str(firstOf(error?.details, reasonOf)),
+      status: str(error?.status),
       httpStatus,
-      message: stringAt(fields, ERR.message),
+      message: str(error?.message),
     };
   }
-  const code = numberAt(fields, ERR.bareCode);
-  if (code !== undefined && typeAt(fields, ERR.bareMessage) === 'string') {
-    return { code, httpStatus, message: stringAt(fields, ERR.bareMessage) };
+  const code = num(body?.code);
+  if (code !== undefined && isString(body?.message)) {
+    return { code, httpStatus, message: str(body?.message) };
   }
   if (httpStatus >= 400) {
-    return { httpStatus, message: stringAt(fields, ERR.detail) ?? stringAt(fields, ERR.title) };
+    return { httpStatus, message: str(body?.detail) ?? str(body?.title) };
   }
   return undefined;
 }

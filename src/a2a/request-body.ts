@@ -3,8 +3,9 @@
  * them into facts. JSON-RPC puts the request message under `params` (§9, wire-ref §1.1); REST
  * sends it as the body itself (§11, wire-ref §1.2). 0.3 spellings per wire-ref §6.3, §6.4.
  */
-import { compileScanPlan } from '../codec/json-scan.js';
-import { booleanAt, fieldPath, has, joinPath, numberAt, pathsIn, stringAt, type JsonFields } from '../codec/json-fields.js';
+import { compileScanPlan, withContainers } from '../codec/json-scan.js';
+import { joinPath } from '../codec/json-fields.js';
+import { bool, firstOf, num, str, type Json } from '../codec/json-value.js';
 import type { Operation, ProtocolVersion } from './operations.js';
 
 /** Where the request message sits: `params` for JSON-RPC, the root for REST. */
@@ -33,6 +34,8 @@ const REQUEST_FIELDS = [
   'configuration.pushNotificationConfig',
   'configuration.pushNotification',
   ...PUSH_URL_IN_CONFIGURATION,
+  // The message keys themselves too: which one is present picks the message (`messageOf`).
+  ...MESSAGE_KEYS,
   ...MESSAGE_KEYS.flatMap((m) => MESSAGE_FIELDS.map((f) => joinPath(m, f))),
 ];
 
@@ -40,96 +43,52 @@ export function at(root: BodyRoot, path: string): string {
   return joinPath(root, path);
 }
 
-/** Compiled paths of the message fields under `base`. */
-function messageFieldsAt(base: string) {
-  const p = (path: string) => fieldPath(joinPath(base, path));
-  return {
-    messageId: p('messageId'),
-    taskId: p('taskId'),
-    contextId: p('contextId'),
-    kind: p('kind'),
-    role: p('role'),
-    parts: p('parts'),
-    content: p('content'),
-    partsKind: p('parts.*.kind'),
-  };
+/** Every path the readers below use (test/a2a/plan-coverage.test.ts checks it on the captures). */
+export const REQUEST_PLAN = compileScanPlan(
+  withContainers(['', 'jsonrpc', 'method', '*.jsonrpc', ...(['params', ''] as const).flatMap((root) => REQUEST_FIELDS.map((f) => at(root, f)))]),
+);
+
+const kindOf = (element: Json): unknown => element?.kind;
+const jsonrpcOf = (element: Json): unknown => element?.jsonrpc;
+
+/** The object holding the request fields: `params` (JSON-RPC) or the body (REST). */
+function baseOf(doc: unknown, root: BodyRoot): Json {
+  return root === '' ? (doc as Json) : (doc as Json)?.params;
 }
 
-type MessageFields = ReturnType<typeof messageFieldsAt>;
-
-/** Compiled paths of a request body whose message sits under `root`. */
-function requestTable(root: BodyRoot) {
-  const p = (path: string) => fieldPath(at(root, path));
-  return {
-    messageKey: p('message'),
-    requestKey: p('request'),
-    message: messageFieldsAt(at(root, 'message')),
-    request: messageFieldsAt(at(root, 'request')),
-    id: p('id'),
-    taskId: p('taskId'),
-    tenant: p('tenant'),
-    historyLength: p('historyLength'),
-    contextId: p('contextId'),
-    pushNotificationConfigId: p('pushNotificationConfigId'),
-    returnImmediately: p('configuration.returnImmediately'),
-    blocking: p('configuration.blocking'),
-    configHistoryLength: p('configuration.historyLength'),
-    taskPushNotificationConfig: p('configuration.taskPushNotificationConfig'),
-    pushNotificationConfig: p('configuration.pushNotificationConfig'),
-    pushNotification: p('configuration.pushNotification'),
-    pushUrlOfCreate: [p('url'), p('pushNotificationConfig.url')],
-    pushUrlOfSend: PUSH_URL_IN_CONFIGURATION.map(p),
-  };
+/** The request message: `message`, else the 0.3 proto spelling `request`. */
+function messageOf(base: Json): Json {
+  const message = base?.message;
+  return message !== undefined ? message : base?.request;
 }
 
-type RequestTable = ReturnType<typeof requestTable>;
-
-const TABLES: Readonly<Record<BodyRoot, RequestTable>> = { params: requestTable('params'), '': requestTable('') };
-
-/** Top-level paths of any request body. */
-export const BODY = {
-  root: fieldPath(''),
-  jsonrpc: fieldPath('jsonrpc'),
-  method: fieldPath('method'),
-  id: fieldPath('id'),
-  batchJsonrpc: fieldPath('*.jsonrpc'),
-} as const;
-
-export const REQUEST_PLAN = compileScanPlan([
-  '',
-  'jsonrpc',
-  'method',
-  '*.jsonrpc',
-  ...(['params', ''] as const).flatMap((root) => REQUEST_FIELDS.map((f) => at(root, f))),
-  // Every path the readers below use, so the scanner records all of them (the message keys
-  // themselves were missing: a 0.3 `request` body lost its message ids on the scan path).
-  ...pathsIn([BODY, TABLES]),
-]);
-
-export function requestTableOf(root: BodyRoot): RequestTable {
-  return TABLES[root];
+/** A JSON-RPC request, or a batch of them (an array whose elements say `jsonrpc`). */
+export function isJsonRpcBody(doc: unknown): boolean {
+  return (doc as Json)?.jsonrpc !== undefined || (Array.isArray(doc) && firstOf(doc, jsonrpcOf) !== undefined);
 }
 
-function messageOf(fields: JsonFields, table: RequestTable): MessageFields {
-  return !has(fields, table.messageKey) && has(fields, table.requestKey) ? table.request : table.message;
+export function jsonRpcMethod(doc: unknown): string | undefined {
+  return str((doc as Json)?.method);
 }
 
 /** What the message and configuration look like, as version evidence (wire-ref §6.1). */
-export function payloadVersion(fields: JsonFields, root: BodyRoot): ProtocolVersion | undefined {
-  const table = TABLES[root];
-  const m = messageOf(fields, table);
-  const role = stringAt(fields, m.role);
+export function payloadVersion(doc: unknown, root: BodyRoot): ProtocolVersion | undefined {
+  const base = baseOf(doc, root);
+  const m = messageOf(base);
+  const configuration = base?.configuration;
+  const role = str(m?.role);
   const v03 =
-    has(fields, m.kind) ||
-    has(fields, m.partsKind) ||
-    has(fields, m.content) ||
+    m?.kind !== undefined ||
+    firstOf(m?.parts, kindOf) !== undefined ||
+    m?.content !== undefined ||
     role === 'user' ||
     role === 'agent' ||
-    has(fields, table.blocking) ||
-    has(fields, table.pushNotificationConfig) ||
-    has(fields, table.pushNotification);
+    configuration?.blocking !== undefined ||
+    configuration?.pushNotificationConfig !== undefined ||
+    configuration?.pushNotification !== undefined;
   if (v03) return '0.3';
-  const v10 = has(fields, m.parts) || has(fields, table.returnImmediately) || has(fields, table.taskPushNotificationConfig);
+  const v10 =
+    m?.parts !== undefined || configuration?.returnImmediately !== undefined || configuration?.taskPushNotificationConfig !== undefined;
   return v10 ? '1.0' : undefined;
 }
 
@@ -139,51 +98,58 @@ export interface MessageFacts {
   readonly messageId?: string;
 }
 
-export function messageFacts(fields: JsonFields, root: BodyRoot): MessageFacts {
-  const m = messageOf(fields, TABLES[root]);
+export function messageFacts(doc: unknown, root: BodyRoot): MessageFacts {
+  const m = messageOf(baseOf(doc, root));
   return {
-    taskId: stringAt(fields, m.taskId),
-    contextId: stringAt(fields, m.contextId),
-    messageId: stringAt(fields, m.messageId),
+    taskId: str(m?.taskId),
+    contextId: str(m?.contextId),
+    messageId: str(m?.messageId),
   };
 }
 
 /**
  * Whether a SendMessage waits for a terminal or interrupted state. 1.0: `returnImmediately`
  * absent or false ⇒ blocking (§3.2.2, wire-ref §5.1). 0.3: `blocking` absent or true ⇒
- * blocking (SDK behaviour, wire-ref §6.3). `undefined` when the body was not read far enough.
+ * blocking (SDK behaviour, wire-ref §6.3). `undefined` when the body was not read far enough
+ * (`complete` false).
  */
-export function isBlocking(fields: JsonFields, root: BodyRoot, version: ProtocolVersion): boolean | undefined {
-  const table = TABLES[root];
+export function isBlocking(doc: unknown, complete: boolean, root: BodyRoot, version: ProtocolVersion): boolean | undefined {
+  const configuration = baseOf(doc, root)?.configuration;
   if (version === '1.0') {
-    const returnImmediately = booleanAt(fields, table.returnImmediately);
+    const returnImmediately = bool(configuration?.returnImmediately);
     if (returnImmediately !== undefined) return !returnImmediately;
   } else {
-    const blocking = booleanAt(fields, table.blocking);
+    const blocking = bool(configuration?.blocking);
     if (blocking !== undefined) return blocking;
   }
-  return fields.complete ? true : undefined;
+  return complete ? true : undefined;
 }
 
-export function pushUrl(fields: JsonFields, root: BodyRoot, op: Operation): string | undefined {
-  const table = TABLES[root];
-  const candidates =
-    op === 'CreateTaskPushNotificationConfig'
-      ? table.pushUrlOfCreate
-      : op === 'SendMessage' || op === 'SendStreamingMessage'
-        ? table.pushUrlOfSend
-        : [];
-  for (const path of candidates) {
-    const url = stringAt(fields, path);
-    if (url !== undefined) return url;
+export function pushUrl(doc: unknown, root: BodyRoot, op: Operation): string | undefined {
+  const base = baseOf(doc, root);
+  if (op === 'CreateTaskPushNotificationConfig') return str(base?.url) ?? str(base?.pushNotificationConfig?.url);
+  if (op === 'SendMessage' || op === 'SendStreamingMessage') {
+    // In the order of PUSH_URL_IN_CONFIGURATION.
+    const configuration = base?.configuration;
+    return (
+      str(configuration?.taskPushNotificationConfig?.url) ??
+      str(configuration?.pushNotificationConfig?.url) ??
+      str(configuration?.pushNotification?.url)
+    );
   }
   return undefined;
 }
 
-export function historyLengthIn(fields: JsonFields, root: BodyRoot, op: Operation): number | undefined {
-  if (op === 'SendMessage' || op === 'SendStreamingMessage') return numberAt(fields, TABLES[root].configHistoryLength);
-  if (op === 'GetTask' || op === 'ListTasks') return numberAt(fields, TABLES[root].historyLength);
+export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): number | undefined {
+  if (op === 'SendMessage' || op === 'SendStreamingMessage') return num(baseOf(doc, root)?.configuration?.historyLength);
+  if (op === 'GetTask' || op === 'ListTasks') return num(baseOf(doc, root)?.historyLength);
   return undefined;
+}
+
+/** `params.tenant` and `params.contextId` of a JSON-RPC request. */
+export function jsonRpcParam(doc: unknown, name: 'tenant' | 'contextId'): string | undefined {
+  const params = (doc as Json)?.params;
+  return str(name === 'tenant' ? params?.tenant : params?.contextId);
 }
 
 /**
@@ -192,26 +158,26 @@ export function historyLengthIn(fields: JsonFields, root: BodyRoot, op: Operatio
  * `pushNotificationConfigId` (wire-ref §6.3: "`id` changes meaning!").
  */
 export function jsonRpcTaskIds(
-  fields: JsonFields,
+  doc: unknown,
   op: Operation,
   methodVersion: ProtocolVersion,
 ): { taskId?: string; configId?: string } {
-  const params = TABLES.params;
+  const params = (doc as Json)?.params;
   switch (op) {
     case 'GetTask':
     case 'CancelTask':
     case 'SubscribeToTask':
-      return { taskId: stringAt(fields, params.id) };
+      return { taskId: str(params?.id) };
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
     case 'ListTaskPushNotificationConfigs':
     case 'DeleteTaskPushNotificationConfig':
       return methodVersion === '1.0'
-        ? { taskId: stringAt(fields, params.taskId), configId: op === 'ListTaskPushNotificationConfigs' ? undefined : stringAt(fields, params.id) }
-        : { taskId: stringAt(fields, params.taskId) ?? stringAt(fields, params.id), configId: stringAt(fields, params.pushNotificationConfigId) };
+        ? { taskId: str(params?.taskId), configId: op === 'ListTaskPushNotificationConfigs' ? undefined : str(params?.id) }
+        : { taskId: str(params?.taskId) ?? str(params?.id), configId: str(params?.pushNotificationConfigId) };
     case 'SendMessage':
     case 'SendStreamingMessage':
-      return { taskId: messageFacts(fields, 'params').taskId };
+      return { taskId: messageFacts(doc, 'params').taskId };
     case 'ListTasks':
     case 'GetExtendedAgentCard':
     case 'AgentCard':

@@ -5,20 +5,21 @@
  * operation `unknown` with a finding, and the bytes go on unchanged.
  */
 import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
-import { EMPTY_FIELDS, has, scalarOfRaw, stringAt, typeAt, typeOfRaw, type JsonFields } from '../codec/json-fields.js';
+import { scalarOf, typeOfValue, type Json } from '../codec/json-value.js';
 import { encodingOf } from './content-encoding.js';
 import { FindingSink, type Finding } from './findings.js';
 import { isStreamingOperation, operationForJsonRpcMethod, type Binding, type Operation, type ProtocolVersion } from './operations.js';
 import {
-  BODY,
   REQUEST_PLAN,
   historyLengthIn,
   isBlocking,
+  isJsonRpcBody,
+  jsonRpcMethod,
+  jsonRpcParam,
   jsonRpcTaskIds,
   messageFacts,
   payloadVersion,
   pushUrl,
-  requestTableOf,
   type BodyRoot,
 } from './request-body.js';
 import { matchRestRoute, tenantFromPrefix, type RestRouteMatch } from './rest-routes.js';
@@ -114,10 +115,10 @@ class Decoder implements RequestDecoder {
 
   end(endOpts: { aborted?: boolean } = {}): RequestFacts {
     if (this.encoding !== undefined) {
-      return classify(this.head, this.opts, EMPTY_FIELDS, 'partial', this.encodedBytes, `request body is ${this.encoding}`);
+      return classify(this.head, this.opts, undefined, false, 'partial', this.encodedBytes, `request body is ${this.encoding}`);
     }
     const read = this.body.end({ truncated: endOpts.aborted === true });
-    return classify(this.head, this.opts, read.fields, read.status, read.bytes);
+    return classify(this.head, this.opts, read.value, read.fields.complete, read.status, read.bytes);
   }
 
   get heldBytes(): number {
@@ -125,10 +126,12 @@ class Decoder implements RequestDecoder {
   }
 }
 
+/** `doc`: the body (json-value.ts); `complete`: it was read whole, so absent fields are absent. */
 function classify(
   head: RequestHead,
   opts: RequestDecoderOptions,
-  fields: JsonFields,
+  doc: unknown,
+  complete: boolean,
   status: JsonBodyStatus,
   bodyBytes: number,
   partialBecause = 'request body',
@@ -138,23 +141,23 @@ function classify(
   if (status === 'partial') findings.add('gateway.inspect-partial', partialBecause);
   const query = parseQuery(head.query !== '' ? head.query : queryInPath(head.path));
   const versionHeader = head.headers['a2a-version'];
-  const isJsonRpc = has(fields, BODY.jsonrpc) || (typeAt(fields, BODY.root) === 'array' && has(fields, BODY.batchJsonrpc));
+  const isJsonRpc = isJsonRpcBody(doc);
   const route = isJsonRpc ? undefined : matchRestRoute(head.method, head.path);
   const payloadRoot: BodyRoot = isJsonRpc ? 'params' : '';
   const { version, signal } = decideVersion(
     {
       header: versionHeader,
       query: query.get('A2A-Version'),
-      method: isJsonRpc ? operationForJsonRpcMethod(stringAt(fields, BODY.method) ?? '')?.version : undefined,
+      method: isJsonRpc ? operationForJsonRpcMethod(jsonRpcMethod(doc) ?? '')?.version : undefined,
       restPath: route === undefined || route.operation === 'AgentCard' ? undefined : route.legacyV1 ? '0.3' : '1.0',
-      payload: payloadVersion(fields, payloadRoot),
+      payload: payloadVersion(doc, payloadRoot),
     },
     findings,
   );
   const specific = isJsonRpc
-    ? jsonRpcFacts(fields, version, status === 'malformed', findings)
+    ? jsonRpcFacts(doc, complete, version, status === 'malformed', findings)
     : route !== undefined
-      ? restFacts(route, fields, query, opts, version)
+      ? restFacts(route, doc, complete, query, opts, version)
       : unknownRequest(head, findings);
   if (specific.pushUrl !== undefined && isNonPublic(classifyUrl(specific.pushUrl).hostClass)) {
     findings.add('a2a.push-url-private', specific.pushUrl.slice(0, 200));
@@ -198,48 +201,48 @@ type SpecificFacts = Omit<
  * read before the error — method name, id — is still reported). A REST operation comes from
  * verb and path and survives a malformed body.
  */
-function jsonRpcFacts(fields: JsonFields, version: ProtocolVersion, malformed: boolean, findings: FindingSink): SpecificFacts {
-  if (typeAt(fields, BODY.root) === 'array') {
+function jsonRpcFacts(doc: unknown, complete: boolean, version: ProtocolVersion, malformed: boolean, findings: FindingSink): SpecificFacts {
+  if (Array.isArray(doc)) {
     findings.add('a2a.jsonrpc-batch');
     return { binding: 'jsonrpc', operation: 'unknown' };
   }
-  const params = requestTableOf('params');
-  const method = stringAt(fields, BODY.method);
+  const method = jsonRpcMethod(doc);
   const known = method === undefined || malformed ? undefined : operationForJsonRpcMethod(method);
   const operation = known?.operation ?? 'unknown';
-  if (known === undefined && !malformed && (method !== undefined || fields.complete)) {
+  if (known === undefined && !malformed && (method !== undefined || complete)) {
     findings.add('a2a.unknown-operation', `method ${JSON.stringify((method ?? '').slice(0, 64))}`);
   }
-  const id = fields.raw(BODY.id);
-  const idType = typeOfRaw(id);
-  const ids = jsonRpcTaskIds(fields, operation, known?.version ?? version);
-  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(fields, 'params') : {};
+  const id = (doc as Json)?.id;
+  const idType = typeOfValue(id);
+  const ids = jsonRpcTaskIds(doc, operation, known?.version ?? version);
+  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, 'params') : {};
   return {
     binding: 'jsonrpc',
     operation,
     jsonrpcMethod: method,
-    jsonrpcId: idType === 'string' || idType === 'number' || idType === 'null' ? (scalarOfRaw(id) as string | number | null) : undefined,
-    jsonrpcIdPresent: id !== undefined ? true : fields.complete ? false : undefined,
-    tenant: stringAt(fields, params.tenant),
+    jsonrpcId: idType === 'string' || idType === 'number' || idType === 'null' ? (scalarOf(id) as string | number | null) : undefined,
+    jsonrpcIdPresent: id !== undefined ? true : complete ? false : undefined,
+    tenant: jsonRpcParam(doc, 'tenant'),
     taskId: ids.taskId,
     pushConfigId: ids.configId,
-    contextId: message.contextId ?? (operation === 'ListTasks' ? stringAt(fields, params.contextId) : undefined),
+    contextId: message.contextId ?? (operation === 'ListTasks' ? jsonRpcParam(doc, 'contextId') : undefined),
     messageId: message.messageId,
-    blocking: operation === 'SendMessage' ? isBlocking(fields, 'params', version) : undefined,
-    historyLength: historyLengthIn(fields, 'params', operation),
-    pushUrl: pushUrl(fields, 'params', operation),
+    blocking: operation === 'SendMessage' ? isBlocking(doc, complete, 'params', version) : undefined,
+    historyLength: historyLengthIn(doc, 'params', operation),
+    pushUrl: pushUrl(doc, 'params', operation),
   };
 }
 
 function restFacts(
   route: RestRouteMatch,
-  fields: JsonFields,
+  doc: unknown,
+  complete: boolean,
   query: ReadonlyMap<string, string>,
   opts: RequestDecoderOptions,
   version: ProtocolVersion,
 ): SpecificFacts {
   const { operation } = route;
-  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(fields, '') : {};
+  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, '') : {};
   // GET routes carry request fields as camelCase query parameters (§11.5, wire-ref §1.2).
   const queryHistory = operation === 'GetTask' || operation === 'ListTasks' ? parseInteger(query.get('historyLength')) : undefined;
   return {
@@ -251,9 +254,9 @@ function restFacts(
     pushConfigId: route.configId,
     contextId: message.contextId ?? (operation === 'ListTasks' ? query.get('contextId') : undefined),
     messageId: message.messageId,
-    blocking: operation === 'SendMessage' ? isBlocking(fields, '', version) : undefined,
-    historyLength: queryHistory ?? historyLengthIn(fields, '', operation),
-    pushUrl: pushUrl(fields, '', operation),
+    blocking: operation === 'SendMessage' ? isBlocking(doc, complete, '', version) : undefined,
+    historyLength: queryHistory ?? historyLengthIn(doc, '', operation),
+    pushUrl: pushUrl(doc, '', operation),
   };
 }
 

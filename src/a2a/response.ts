@@ -123,7 +123,7 @@ class JsonResponseDecoder implements ResponseDecoder {
     const read = this.body.end({ truncated: aborted });
     if (read.status === 'malformed') findings.add('a2a.invalid-json', 'response body');
     if (read.status === 'partial' && !aborted) findings.add('gateway.inspect-partial', 'response body');
-    const unary = decodeUnary(this.req, head.status, read.fields, read.status, findings);
+    const unary = decodeUnary(this.req, head.status, read.value, read.fields.complete, read.status, findings);
     const p = unary.payload;
     return {
       httpStatus: head.status,

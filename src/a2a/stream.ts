@@ -12,7 +12,7 @@
  * `event: error` (wire-ref §1.1, §1.2, §7.1 #7).
  */
 import type { SseEvent, SseStats } from '../codec/sse.js';
-import { fieldPath, fieldsFromValue, has } from '../codec/json-fields.js';
+import type { Json } from '../codec/json-value.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
 import type { FindingSink } from './findings.js';
 import { readError, readPayload, type ErrorFacts, type Payload, type PayloadKind } from './payload.js';
@@ -20,8 +20,6 @@ import { isInterrupted, isTerminal, type TaskState } from './task-state.js';
 import type { ResponseTag } from './unary.js';
 
 export type StreamEventKind = PayloadKind | 'error' | 'other';
-
-const JSONRPC = fieldPath('jsonrpc');
 
 /** How the stream ended. */
 export type StreamClosure =
@@ -87,15 +85,14 @@ export function createStreamMachine(req: RequestContext, findings: FindingSink, 
       error ??= { httpStatus: 200 };
       return 'error';
     }
-    const fields = fieldsFromValue(value);
-    const binding = req.binding === 'jsonrpc' || has(fields, JSONRPC) ? 'jsonrpc' : 'rest';
-    const err = readError(fields, 200, binding);
-    if (binding === 'jsonrpc') checkJsonRpcId(req, fields, err !== undefined, findings);
+    const binding = req.binding === 'jsonrpc' || (value as Json)?.jsonrpc !== undefined ? 'jsonrpc' : 'rest';
+    const err = readError(value, 200, binding);
+    if (binding === 'jsonrpc') checkJsonRpcId(req, value, true, err !== undefined, findings);
     if (err !== undefined || event.event === 'error') {
       error ??= err ?? { httpStatus: 200 };
       return 'error';
     }
-    return readPayload(fields, binding === 'jsonrpc' ? 'result' : '', binding);
+    return readPayload(value, binding === 'jsonrpc' ? 'result' : '', binding);
   }
 
   function checkOrder(kind: StreamEventKind, payload: Payload | undefined): void {
@@ -148,7 +145,7 @@ export function createStreamMachine(req: RequestContext, findings: FindingSink, 
       const closure = closureOf(aborted, lastKind, firstKind, state, req);
       // After a terminal state or a 0.3 `final`, the after-terminal finding already tells the story.
       if (closure === 'open' && !finalFlag && terminalState === undefined) findings.add('a2a.stream-ended-active', state);
-      const eventCount = Object.values(counts).reduce((a, b) => a + b, 0);
+      const eventCount = counts.task + counts.message + counts.statusUpdate + counts.artifactUpdate + counts.error + counts.other;
       return {
         tag: firstKind === 'task' ? 'task' : firstKind === 'message' ? 'message' : counts.error > 0 ? 'error' : 'other',
         events: counts,

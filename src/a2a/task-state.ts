@@ -44,10 +44,22 @@ export function normaliseTaskState(wire: unknown): TaskState | undefined {
     return Number.isInteger(wire) ? TASK_STATES[wire] : undefined;
   }
   if (typeof wire !== 'string' || wire.length > 40) return undefined;
+  // The usual spellings in one lookup; case changes and `-` → `_` only for the others (this
+  // runs for every stream event, and the regex showed in the profile).
+  const usual = USUAL_SPELLINGS.get(wire);
+  if (usual !== undefined) return usual;
   let name = wire.toUpperCase().replace(/-/g, '_');
   if (name.startsWith('TASK_STATE_')) name = name.slice('TASK_STATE_'.length);
   return BY_SUFFIX.get(name);
 }
+
+/** `TASK_STATE_INPUT_REQUIRED` (1.0, 0.3 REST) and `input-required` (0.3 JSON-RPC) of every state. */
+const USUAL_SPELLINGS: ReadonlyMap<string, TaskState> = new Map(
+  [...BY_SUFFIX].flatMap(([suffix, state]) => [
+    [`TASK_STATE_${suffix}`, state] as const,
+    [suffix.toLowerCase().replace(/_/g, '-'), state] as const,
+  ]),
+);
 
 /** COMPLETED, FAILED, CANCELED, REJECTED: the task is immutable from now on (wire-ref §5.2). */
 export function isTerminal(state: TaskState | undefined): boolean {

@@ -4,16 +4,14 @@
  * Errors are classified by JSON-RPC code or REST ErrorInfo `reason`, not by HTTP status, which
  * changed between 1.0.0 and 1.0.1 (wire-ref §4.1, §7.1 #6); the status is kept alongside.
  */
-import { compileScanPlan } from '../codec/json-scan.js';
-import { fieldPath, has, isObjectAt, pathsIn, stringAt, type JsonFields } from '../codec/json-fields.js';
+import { compileScanPlan, withContainers } from '../codec/json-scan.js';
+import { isObject, str, type Json } from '../codec/json-value.js';
 import type { JsonBodyStatus } from '../codec/json-body.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
 import type { FindingSink } from './findings.js';
 import { isInterrupted, isTerminal } from './task-state.js';
 import {
   ERROR_PATHS,
-  ERROR_TABLE,
-  PAYLOAD_TABLES,
   payloadPaths,
   readError,
   readPayload,
@@ -30,25 +28,18 @@ export interface UnaryFacts {
   readonly error?: ErrorFacts;
 }
 
-const JSONRPC = fieldPath('jsonrpc');
-
-export const UNARY_PLAN = compileScanPlan([
-  '',
-  'jsonrpc',
-  'id',
-  'result',
-  ...payloadPaths('result'),
-  ...payloadPaths(''),
-  ...ERROR_PATHS,
-  ...pathsIn([PAYLOAD_TABLES, ERROR_TABLE]),
-]);
+/** Every path the readers use (test/a2a/plan-coverage.test.ts checks it on the captures). */
+export const UNARY_PLAN = compileScanPlan(
+  withContainers(['', 'jsonrpc', 'id', 'result', ...payloadPaths('result'), ...payloadPaths(''), ...ERROR_PATHS]),
+);
 
 const NO_PAYLOAD: Payload = { kind: undefined, ambiguous: false };
 
 export function decodeUnary(
   req: RequestContext,
   httpStatus: number,
-  fields: JsonFields,
+  doc: unknown,
+  complete: boolean,
   status: JsonBodyStatus,
   findings: FindingSink,
 ): UnaryFacts {
@@ -56,14 +47,14 @@ export function decodeUnary(
     // Not valid JSON: nothing in it is trusted (a finding says so); the status still tells errors.
     return httpStatus >= 400 ? { tag: 'error', payload: NO_PAYLOAD, error: { httpStatus } } : { tag: 'other', payload: NO_PAYLOAD };
   }
-  const binding = req.binding === 'jsonrpc' || has(fields, JSONRPC) ? 'jsonrpc' : 'rest';
-  const error = status === 'empty' ? (httpStatus >= 400 ? { httpStatus } : undefined) : readError(fields, httpStatus, binding);
-  if (binding === 'jsonrpc' && status !== 'empty') checkJsonRpcId(req, fields, error !== undefined, findings);
+  const binding = req.binding === 'jsonrpc' || (doc as Json)?.jsonrpc !== undefined ? 'jsonrpc' : 'rest';
+  const error = status === 'empty' ? (httpStatus >= 400 ? { httpStatus } : undefined) : readError(doc, httpStatus, binding);
+  if (binding === 'jsonrpc' && status !== 'empty') checkJsonRpcId(req, doc, complete, error !== undefined, findings);
   if (error !== undefined) return { tag: 'error', payload: NO_PAYLOAD, error };
 
   const root: PayloadRoot = binding === 'jsonrpc' ? 'result' : '';
-  const payload = readPayload(fields, root, binding);
-  if (req.operation === 'SendMessage') checkSendResult(fields, root, payload, findings);
+  const payload = readPayload(doc, root, binding);
+  if (req.operation === 'SendMessage') checkSendResult(doc, complete, root, payload, findings);
   checkShape(req, payload, findings);
   checkTaskId(req.taskId, payload, findings);
   checkHistory(req, payload, findings);
@@ -81,16 +72,15 @@ export function decodeUnary(
  * SendMessageResponse is a oneof: exactly one of `task` / `message` (§9.4.1, §11.4); 0.3
  * JSON-RPC returned the bare Task or Message with its `kind` instead (wire-ref §6.3).
  */
-function checkSendResult(fields: JsonFields, root: PayloadRoot, payload: Payload, findings: FindingSink): void {
-  const table = PAYLOAD_TABLES[root];
-  let members = 0;
-  for (const key of table.sendResultKeys) if (isObjectAt(fields, key)) members++;
+function checkSendResult(doc: unknown, complete: boolean, root: PayloadRoot, payload: Payload, findings: FindingSink): void {
+  const result = root === '' ? (doc as Json) : (doc as Json)?.result;
+  const members = (isObject(result?.task) ? 1 : 0) + (isObject(result?.message) ? 1 : 0) + (isObject(result?.msg) ? 1 : 0);
   if (members > 1 || payload.ambiguous) {
     findings.add('a2a.send-result-shape', 'both task and message');
     return;
   }
   if (members === 1) return;
-  const kind = stringAt(fields, table.bare.kind);
+  const kind = str(result?.kind);
   if ((kind === 'task' || kind === 'message') && payload.kind !== undefined) return;
-  if (fields.complete) findings.add('a2a.send-result-shape', 'neither task nor message');
+  if (complete) findings.add('a2a.send-result-shape', 'neither task nor message');
 }

@@ -32,7 +32,19 @@ export interface VersionDecision {
  * reported, since they SHOULD NOT be sent and the captured SDK rejects them
  * (`v1--edge-rpc-version-1.0.0.http`).
  */
-export function parseVersion(raw: string): { version: ProtocolVersion | undefined; hasPatch: boolean } {
+export function parseVersion(raw: string): { readonly version: ProtocolVersion | undefined; readonly hasPatch: boolean } {
+  // Clients send one or two distinct values; remember them (the regex showed in profiles).
+  let parsed = parsedVersions.get(raw);
+  if (parsed === undefined) {
+    parsed = parseVersionText(raw);
+    if (parsedVersions.size < 64) parsedVersions.set(raw, parsed);
+  }
+  return parsed;
+}
+
+const parsedVersions = new Map<string, { readonly version: ProtocolVersion | undefined; readonly hasPatch: boolean }>();
+
+function parseVersionText(raw: string): { readonly version: ProtocolVersion | undefined; readonly hasPatch: boolean } {
   const m = /^\s*(\d+)\.(\d+)(\.\d+)?\s*$/.exec(raw);
   if (m === null) return { version: undefined, hasPatch: false };
   const majorMinor = `${Number(m[1])}.${Number(m[2])}`;
@@ -40,44 +52,50 @@ export function parseVersion(raw: string): { version: ProtocolVersion | undefine
   return { version, hasPatch: m[3] !== undefined };
 }
 
+/** Every decision there can be, made once (no object per request). */
+const DECISIONS: Readonly<Record<VersionSignal, Readonly<Record<ProtocolVersion, VersionDecision>>>> = {
+  header: { '1.0': { version: '1.0', signal: 'header' }, '0.3': { version: '0.3', signal: 'header' } },
+  query: { '1.0': { version: '1.0', signal: 'query' }, '0.3': { version: '0.3', signal: 'query' } },
+  'jsonrpc-method': { '1.0': { version: '1.0', signal: 'jsonrpc-method' }, '0.3': { version: '0.3', signal: 'jsonrpc-method' } },
+  'rest-path': { '1.0': { version: '1.0', signal: 'rest-path' }, '0.3': { version: '0.3', signal: 'rest-path' } },
+  payload: { '1.0': { version: '1.0', signal: 'payload' }, '0.3': { version: '0.3', signal: 'payload' } },
+  default: { '1.0': { version: '1.0', signal: 'default' }, '0.3': { version: '0.3', signal: 'default' } },
+};
+
 export function decideVersion(evidence: VersionEvidence, findings: FindingSink): VersionDecision {
-  const declared = declaredVersion(evidence, findings);
-  const sniffed = sniffVersion(evidence);
+  const declared = declaredVersion(evidence.header, 'header', findings) ?? declaredVersion(evidence.query, 'query', findings);
   if (declared !== undefined) {
-    const disagreeing = [evidence.method, evidence.restPath, evidence.payload].filter(
-      (v) => v !== undefined && v !== declared.version,
-    );
-    if (disagreeing.length > 0) findings.add('a2a.version-signals-disagree', `declared ${declared.version}`);
+    const version = declared.version;
+    const disagreeing =
+      (evidence.method !== undefined && evidence.method !== version) ||
+      (evidence.restPath !== undefined && evidence.restPath !== version) ||
+      (evidence.payload !== undefined && evidence.payload !== version);
+    if (disagreeing) findings.add('a2a.version-signals-disagree', `declared ${version}`);
     return declared;
   }
+  const sniffed = sniffVersion(evidence);
   if (sniffed !== undefined) {
     if (sniffed.version === '1.0') findings.add('a2a.version-header-missing');
     return sniffed;
   }
-  return { version: '0.3', signal: 'default' };
+  return DECISIONS.default['0.3'];
 }
 
-function declaredVersion(evidence: VersionEvidence, findings: FindingSink): VersionDecision | undefined {
-  for (const [raw, signal] of [
-    [evidence.header, 'header'],
-    [evidence.query, 'query'],
-  ] as const) {
-    // An empty value counts as absent (§3.6.1).
-    if (raw === undefined || raw.trim() === '') continue;
-    const { version, hasPatch } = parseVersion(raw);
-    if (version === undefined) {
-      findings.add('a2a.version-unknown', raw.slice(0, 32));
-      continue;
-    }
-    if (hasPatch) findings.add('a2a.version-patch-sent', raw.slice(0, 32));
-    return { version, signal };
+function declaredVersion(raw: string | undefined, signal: 'header' | 'query', findings: FindingSink): VersionDecision | undefined {
+  // An empty value counts as absent (§3.6.1).
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const { version, hasPatch } = parseVersion(raw);
+  if (version === undefined) {
+    findings.add('a2a.version-unknown', raw.slice(0, 32));
+    return undefined;
   }
-  return undefined;
+  if (hasPatch) findings.add('a2a.version-patch-sent', raw.slice(0, 32));
+  return DECISIONS[signal][version];
 }
 
 function sniffVersion(evidence: VersionEvidence): VersionDecision | undefined {
-  if (evidence.method !== undefined) return { version: evidence.method, signal: 'jsonrpc-method' };
-  if (evidence.restPath !== undefined) return { version: evidence.restPath, signal: 'rest-path' };
-  if (evidence.payload !== undefined) return { version: evidence.payload, signal: 'payload' };
+  if (evidence.method !== undefined) return DECISIONS['jsonrpc-method'][evidence.method];
+  if (evidence.restPath !== undefined) return DECISIONS['rest-path'][evidence.restPath];
+  if (evidence.payload !== undefined) return DECISIONS.payload[evidence.payload];
   return undefined;
 }

@@ -37,6 +37,12 @@ export interface JsonBodyResult {
    * `malformed`: not valid JSON (fields found before the error are still reported).
    */
   readonly status: JsonBodyStatus;
+  /**
+   * The body for readers (json-value.ts): what `JSON.parse` returned, or the skeleton of the
+   * recorded paths when the body was scanned. `undefined` for an empty body.
+   */
+  readonly value: unknown;
+  /** The same by path; `fields.complete` says whether absent paths are really absent. */
   readonly fields: JsonFields;
   /** Body bytes pushed, including any beyond the cap. */
   readonly bytes: number;
@@ -103,9 +109,9 @@ class BodyReader implements JsonBodyReader {
   end(endOpts: { truncated?: boolean } = {}): JsonBodyResult {
     if (this.scanner !== undefined) {
       const { status, fields } = this.scanner.end(endOpts);
-      return { status, fields, bytes: this.total, via: 'scan' };
+      return { status, value: fields.toValue(), fields, bytes: this.total, via: 'scan' };
     }
-    if (this.first === undefined) return { status: 'empty', fields: EMPTY_FIELDS, bytes: 0, via: 'none' };
+    if (this.first === undefined) return { status: 'empty', value: undefined, fields: EMPTY_FIELDS, bytes: 0, via: 'none' };
     const bytes = this.more === undefined ? this.first : this.joined();
     this.release();
     let value: unknown;
@@ -116,11 +122,11 @@ class BodyReader implements JsonBodyReader {
       const scanner = this.newScanner();
       scanner.push(bytes);
       const { status, fields } = scanner.end(endOpts);
-      if (status !== 'complete') return { status, fields, bytes: this.total, via: 'parse' };
+      if (status !== 'complete') return { status, value: fields.toValue(), fields, bytes: this.total, via: 'parse' };
       // The scanner is lenient inside skipped values; JSON.parse has the last word.
-      return { status: 'malformed', fields: fields.withComplete(false), bytes: this.total, via: 'parse' };
+      return { status: 'malformed', value: fields.toValue(), fields: fields.withComplete(false), bytes: this.total, via: 'parse' };
     }
-    return { status: 'complete', fields: fieldsFromValue(value), bytes: this.total, via: 'parse' };
+    return { status: 'complete', value, fields: fieldsFromValue(value), bytes: this.total, via: 'parse' };
   }
 
   get heldBytes(): number {

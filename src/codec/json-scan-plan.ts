@@ -14,6 +14,8 @@ export interface PathNode {
 /** Compiled set of wanted paths; build once per decoder kind and share. */
 export interface ScanPlan {
   readonly root: PathNode;
+  /** The wanted paths, as given. */
+  readonly paths: ReadonlySet<string>;
 }
 
 interface MutableNode {
@@ -44,7 +46,28 @@ export function compileScanPlan(paths: readonly string[]): ScanPlan {
     }
     node.path = path;
   }
-  return { root };
+  return { root, paths: new Set(paths) };
+}
+
+/**
+ * The paths and every container on the way to them up to the first `*` (`a.b.*.c` → `''`, `a`,
+ * `a.b`, `a.b.*.c`). Readers of the scanner's skeleton step through those containers, so
+ * recording them too makes the skeleton hold them exactly when the document does. Costs nothing
+ * in the scan: a container with wanted paths below it is walked anyway. Below a `*` each path
+ * has its own first match, possibly in another element: the skeleton merges them into one
+ * element, which is exact only for single keys there (`*.kind`), the only kind readers use.
+ */
+export function withContainers(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const path of paths) {
+    const segments = splitPath(path);
+    const wildcard = segments.indexOf('*');
+    // Prefixes up to the array a `*` steps into (`a.b` of `a.b.*.c`), or the whole path.
+    const last = wildcard < 0 ? segments.length : wildcard;
+    for (let i = 0; i <= last; i++) out.add(segments.slice(0, i).join('.'));
+    out.add(path);
+  }
+  return [...out];
 }
 
 /** Whether a wanted path lies below this node, so its container must be walked, not skipped. */

@@ -18,7 +18,7 @@ import { ArrayMark, CutString, MAX_CAPTURED_STRING, OBJECT_MARK, RecordedFields,
 import { hasDescendants, type PathNode, type ScanPlan } from './json-scan-plan.js';
 import { TokenCapture } from './token-capture.js';
 
-export { compileScanPlan, type ScanPlan } from './json-scan-plan.js';
+export { compileScanPlan, withContainers, type ScanPlan } from './json-scan-plan.js';
 
 export type ScanStatus = 'scanning' | 'complete' | 'partial' | 'malformed';
 

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPayload } from '../../src/a2a/payload.js';
-import { fieldsFromValue } from '../../src/codec/json-fields.js';
 import { loadCapture } from './captures.js';
 
 const EXPECTED: Record<string, { kind: string; state?: string; shape?: string }> = {
@@ -23,7 +22,7 @@ const EXPECTED: Record<string, { kind: string; state?: string; shape?: string }>
 describe.each(Object.entries(EXPECTED))('%s', (name, want) => {
   it('is read as the expected payload', () => {
     const body = JSON.parse(new TextDecoder().decode(loadCapture(name).request.body));
-    const payload = readPayload(fieldsFromValue(body), '', 'rest');
+    const payload = readPayload(body, '', 'rest');
     expect({ kind: payload.kind, state: payload.state, shape: payload.shape }).toEqual({ state: undefined, shape: undefined, ...want });
     expect(payload.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(payload.ambiguous).toBe(false);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileScanPlan, createJsonScanner } from '../../src/codec/json-scan.js';
+import { compileScanPlan, createJsonScanner, withContainers } from '../../src/codec/json-scan.js';
+import { countOf, firstOf, isObject, isString, scalarOf, str, typeOfValue } from '../../src/codec/json-value.js';
 import { fieldsFromValue, type JsonFields } from '../../src/codec/json-fields.js';
 import { createJsonBodyReader, PARSE_BUFFER_BYTES } from '../../src/codec/json-body.js';
 
@@ -68,6 +69,46 @@ describe('JSON scanner agrees with JSON.parse + path walk', () => {
         const { status, fields } = scan(wanted, splitAt(body, cuts));
         expect(status).toBe('complete');
         expect(snapshot(fields, wanted)).toEqual(snapshot(fieldsFromValue(JSON.parse(text)), wanted));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the scanner's skeleton reads like the parsed document (property)", () => {
+    // What decoders do (json-value.ts): step into objects by key, into arrays by first match.
+    const read = (value: unknown, segments: readonly string[]): unknown => {
+      if (segments.length === 0) return value;
+      const [segment, ...rest] = segments as [string, ...string[]];
+      if (segment === '*') return firstOf(value, (element) => read(element, rest));
+      if (!isObject(value) || !Object.prototype.hasOwnProperty.call(value, segment)) return undefined;
+      return read((value as Record<string, unknown>)[segment], rest);
+    };
+    const facts = (value: unknown) => ({
+      type: typeOfValue(value),
+      str: str(value),
+      scalar: scalarOf(value),
+      count: countOf(value),
+      isObject: isObject(value),
+      isString: isString(value),
+    });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.array(fc.nat(), { maxLength: 8 }), (value, rawCuts) => {
+        const text = JSON.stringify(value);
+        const body = enc.encode(text);
+        // Plans as decoders write them: below a `*`, single keys only (json-scan-plan.ts).
+        const readerShaped = (path: string) => {
+          const segments = path === '' ? [] : path.split('.');
+          const star = segments.indexOf('*');
+          return star < 0 || (star === segments.length - 2 && segments[star + 1] !== '*');
+        };
+        const wanted = withContainers(pathsOf(JSON.parse(text)).filter(readerShaped));
+        const { fields } = scan(wanted, splitAt(body, rawCuts.map((c) => c % (body.length + 1))));
+        const skeleton = fields.toValue();
+        const parsed: unknown = JSON.parse(text);
+        for (const path of wanted) {
+          const segments = path === '' ? [] : path.split('.');
+          expect(facts(read(skeleton, segments)), path).toEqual(facts(read(parsed, segments)));
+        }
       }),
       { numRuns: 300 },
     );
