@@ -59,14 +59,16 @@ export function createAgentPipeline(deps: PipelineDeps) {
     inFlight.add(exchange);
     try {
       const trusted = trust.isTrusted(req);
-      const publicAgentUrl = `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
+      // Only cards need it: computed on demand, off the common path.
+      const publicAgentUrl = () => `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
-      const bare = rest.split('?')[0]!;
+      const q = rest.indexOf('?');
+      const bare = q === -1 ? rest : rest.slice(0, q);
 
       // 3. Agent card: served from the cache with URLs pointing at the gateway.
       if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(bare)) {
         const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
-        return await serveCard(exchange, cards, cardPath, publicAgentUrl);
+        return await serveCard(exchange, cards, cardPath, publicAgentUrl());
       }
 
       // 4. The body's start, and what protocol the caller speaks.
@@ -114,7 +116,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         errorContext: sniff,
         keepaliveMs: upstream.config.sse.keepalive,
         rewriteFor: extended
-          ? (status) => (status === 200 ? extendedCardRewrite(sniff.binding, upstream.config.url, publicAgentUrl) : undefined)
+          ? (status) => (status === 200 ? extendedCardRewrite(sniff.binding, upstream.config.url, publicAgentUrl()) : undefined)
           : undefined,
       });
     } catch (err) {
