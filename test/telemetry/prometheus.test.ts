@@ -75,6 +75,9 @@ async function scenario(): Promise<void> {
   const waiting = asTask(await send('needs input'));
   asTask(await send('here are the details', { taskId: waiting.id }));
   asTask(await send('sleep:20000 a long job', { returnImmediately: true }));
+  // A blocking send the timeout rescue handles (the `rescued` agent has upgradeBlocking on).
+  const rescued = await withDeadline(clientV1(`${gateway.url}/agents/rescued/`, { transport: 'JSONRPC' }), 5000, 'card via gateway');
+  asTask(await rescued.sendMessage(sendRequestV1(userMessageV1('process this')), within(5000)));
   await collect(client.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)), 5000, 'stream');
 
   const post = (agent: string, body: string, signal = AbortSignal.timeout(5000)) =>
@@ -94,9 +97,13 @@ async function scenario(): Promise<void> {
 
 beforeAll(async () => {
   peer = await startPeerV1({ stepMs: 20 });
-  const metrics = createMetrics(registry, { agents: ['reviewer', 'gone'] });
+  const metrics = createMetrics(registry, { agents: ['reviewer', 'gone', 'rescued'] });
   listener = await startMetricsListener(registry, { host: '127.0.0.1', port: 0 });
-  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [metrics.observer]);
+  gateway = await startTestGateway(
+    { reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' }, rescued: { url: peer.url, upgradeBlocking: { enabled: true, clientTimeout: '4s' } } },
+    {},
+    [metrics.observer],
+  );
   metrics.trackTasks(gateway.tracker);
   prometheus = await startPrometheus({ targets: [new URL(listener.url).host], ruleFiles: [ALERTS] });
   await waitFor(async () => (await scalar('up{job="a2a-gateway"}')) === 1, 15_000, 'first scrape');
@@ -123,7 +130,7 @@ describe('the Grafana dashboard against a real Prometheus', () => {
     expect(names).toEqual(['datasource', 'agent']);
     expect(dashboard.templating.list[1]!.definition).toBe('label_values(a2a_requests_total, agent)');
     const res = await fetch(`${prometheus.url}/api/v1/label/agent/values?${new URLSearchParams({ 'match[]': 'a2a_requests_total' })}`);
-    expect(((await res.json()) as { data: string[] }).data.sort()).toEqual(['gone', 'reviewer']);
+    expect(((await res.json()) as { data: string[] }).data.sort()).toEqual(['gone', 'rescued', 'reviewer']);
   });
 
   it.each(panels.map((p) => [p.title, p] as const))('%s: every query parses and returns data', async (_title, panel) => {
