@@ -288,6 +288,7 @@ function parseQuery(raw: string): ReadonlyMap<string, string> {
 }
 
 function decodeQueryPart(part: string): string {
+  if (!part.includes('%') && !part.includes('+')) return part; // nothing to decode (the usual case)
   try {
     return decodeURIComponent(part.replace(/\+/g, ' '));
   } catch {

@@ -62,108 +62,124 @@ export interface StreamMachine {
 }
 
 export function createStreamMachine(req: RequestContext, findings: FindingSink, clock?: () => number): StreamMachine {
-  const startedAt = clock?.();
-  const counts: Record<StreamEventKind, number> = { task: 0, message: 0, statusUpdate: 0, artifactUpdate: 0, error: 0, other: 0 };
-  let firstEventMs: number | undefined;
-  let firstKind: StreamEventKind | undefined;
-  let lastKind: StreamEventKind | undefined;
-  let taskId: string | undefined;
-  let contextId: string | undefined;
-  let state: TaskState | undefined;
-  let terminalState: TaskState | undefined;
-  let finalFlag = false;
-  let error: ErrorFacts | undefined;
+  return new Machine(req, findings, clock);
+}
+
+// A class: one object per stream, not a closure per helper (streams are many and often short).
+class Machine implements StreamMachine {
+  private readonly startedAt: number | undefined;
+  private readonly counts: Record<StreamEventKind, number> = { task: 0, message: 0, statusUpdate: 0, artifactUpdate: 0, error: 0, other: 0 };
+  private firstEventMs: number | undefined = undefined;
+  private firstKind: StreamEventKind | undefined = undefined;
+  private lastKind: StreamEventKind | undefined = undefined;
+  private taskId: string | undefined = undefined;
+  private contextId: string | undefined = undefined;
+  private state: TaskState | undefined = undefined;
+  private terminalState: TaskState | undefined = undefined;
+  private finalFlag = false;
+  private error: ErrorFacts | undefined = undefined;
+
+  constructor(
+    private readonly req: RequestContext,
+    private readonly findings: FindingSink,
+    private readonly clock: (() => number) | undefined,
+  ) {
+    this.startedAt = clock?.();
+  }
+
+  onEvent(event: SseEvent): void {
+    if (event.unterminated === true) return; // W3C clients drop it; reported as cutMidEvent
+    if (this.firstEventMs === undefined && this.clock !== undefined && this.startedAt !== undefined) {
+      this.firstEventMs = this.clock() - this.startedAt;
+    }
+    const classified = this.classify(event);
+    const payload = typeof classified === 'string' ? undefined : classified;
+    const kind: StreamEventKind = typeof classified === 'string' ? classified : (classified.kind ?? 'other');
+    this.checkOrder(kind, payload);
+    this.counts[kind]++;
+    this.lastKind = kind;
+    if (payload === undefined || payload.kind === undefined) return;
+    if (payload.kind === 'message') this.contextId ??= payload.contextId;
+    checkShape(this.req, payload, this.findings);
+    checkHistory(this.req, payload, this.findings);
+    this.track(payload);
+  }
+
+  end(sse: SseStats, aborted: boolean): StreamFacts {
+    const { findings, counts, state, terminalState, finalFlag, firstKind } = this;
+    if (sse.oversizeEvents > 0) findings.add('gateway.inspect-partial', `${sse.oversizeEvents} oversized stream event(s)`);
+    if (sse.unterminated && !aborted) findings.add('a2a.stream-cut-mid-event');
+    const closure = closureOf(aborted, this.lastKind, firstKind, state, this.req);
+    // After a terminal state or a 0.3 `final`, the after-terminal finding already tells the story.
+    if (closure === 'open' && !finalFlag && terminalState === undefined) findings.add('a2a.stream-ended-active', state);
+    const eventCount = counts.task + counts.message + counts.statusUpdate + counts.artifactUpdate + counts.error + counts.other;
+    return {
+      tag: firstKind === 'task' ? 'task' : firstKind === 'message' ? 'message' : counts.error > 0 ? 'error' : 'other',
+      events: counts,
+      eventCount,
+      firstEventMs: this.firstEventMs,
+      taskId: this.taskId,
+      contextId: this.contextId,
+      finalState: state,
+      reachedTerminal: terminalState !== undefined,
+      closure,
+      finalFlag,
+      error: this.error,
+      keepalives: sse.comments,
+      oversizeEvents: sse.oversizeEvents,
+      cutMidEvent: sse.unterminated,
+    };
+  }
 
   /** The event's payload, or what the event is when it carries none (no object per event). */
-  function classify(event: SseEvent): Payload | 'error' | 'other' {
+  private classify(event: SseEvent): Payload | 'error' | 'other' {
+    const { req, findings } = this;
     let value: unknown;
     try {
       value = JSON.parse(event.data);
     } catch {
       findings.add('a2a.invalid-json', 'stream event');
       if (event.event !== 'error') return 'other';
-      error ??= { httpStatus: 200 };
+      this.error ??= { httpStatus: 200 };
       return 'error';
     }
     const binding = req.binding === 'jsonrpc' || (value as Json)?.jsonrpc !== undefined ? 'jsonrpc' : 'rest';
     const err = readError(value, 200, binding);
     if (binding === 'jsonrpc') checkJsonRpcId(req, value, true, err !== undefined, findings);
     if (err !== undefined || event.event === 'error') {
-      error ??= err ?? { httpStatus: 200 };
+      this.error ??= err ?? { httpStatus: 200 };
       return 'error';
     }
     return readPayload(value, binding === 'jsonrpc' ? 'result' : '', binding);
   }
 
-  function checkOrder(kind: StreamEventKind, payload: Payload | undefined): void {
+  private checkOrder(kind: StreamEventKind, payload: Payload | undefined): void {
     if (kind === 'error') return;
-    if (firstKind === undefined) {
-      firstKind = kind;
+    const { findings, terminalState } = this;
+    if (this.firstKind === undefined) {
+      this.firstKind = kind;
       if (kind !== 'task' && kind !== 'message') findings.add('a2a.stream-first-event', kind);
       return;
     }
-    if (firstKind === 'message') findings.add('a2a.stream-message-extra-events', kind);
-    else if (kind === 'message' && counts.task > 0) findings.add('a2a.stream-message-after-task');
+    if (this.firstKind === 'message') findings.add('a2a.stream-message-extra-events', kind);
+    else if (kind === 'message' && this.counts.task > 0) findings.add('a2a.stream-message-after-task');
     const snapshotOfTerminal = kind === 'task' && payload?.state !== undefined && payload.state === terminalState;
-    if ((terminalState !== undefined && !snapshotOfTerminal) || finalFlag) {
+    if ((terminalState !== undefined && !snapshotOfTerminal) || this.finalFlag) {
       findings.add('a2a.stream-event-after-terminal', `${kind} after ${terminalState ?? 'final'}`);
     }
   }
 
-  function track(payload: Payload): void {
+  private track(payload: Payload): void {
     if (payload.kind === 'message') return;
-    checkTaskId(taskId ?? req.taskId, payload, findings);
-    taskId ??= payload.taskId;
-    contextId ??= payload.contextId;
+    checkTaskId(this.taskId ?? this.req.taskId, payload, this.findings);
+    this.taskId ??= payload.taskId;
+    this.contextId ??= payload.contextId;
     if (payload.state !== undefined) {
-      state = payload.state;
-      if (isTerminal(state)) terminalState ??= state;
+      this.state = payload.state;
+      if (isTerminal(payload.state)) this.terminalState ??= payload.state;
     }
-    if (payload.final === true) finalFlag = true;
+    if (payload.final === true) this.finalFlag = true;
   }
-
-  return {
-    onEvent(event) {
-      if (event.unterminated === true) return; // W3C clients drop it; reported as cutMidEvent
-      if (firstEventMs === undefined && clock !== undefined && startedAt !== undefined) firstEventMs = clock() - startedAt;
-      const classified = classify(event);
-      const payload = typeof classified === 'string' ? undefined : classified;
-      const kind: StreamEventKind = typeof classified === 'string' ? classified : (classified.kind ?? 'other');
-      checkOrder(kind, payload);
-      counts[kind]++;
-      lastKind = kind;
-      if (payload === undefined || payload.kind === undefined) return;
-      if (payload.kind === 'message') contextId ??= payload.contextId;
-      checkShape(req, payload, findings);
-      checkHistory(req, payload, findings);
-      track(payload);
-    },
-
-    end(sse, aborted) {
-      if (sse.oversizeEvents > 0) findings.add('gateway.inspect-partial', `${sse.oversizeEvents} oversized stream event(s)`);
-      if (sse.unterminated && !aborted) findings.add('a2a.stream-cut-mid-event');
-      const closure = closureOf(aborted, lastKind, firstKind, state, req);
-      // After a terminal state or a 0.3 `final`, the after-terminal finding already tells the story.
-      if (closure === 'open' && !finalFlag && terminalState === undefined) findings.add('a2a.stream-ended-active', state);
-      const eventCount = counts.task + counts.message + counts.statusUpdate + counts.artifactUpdate + counts.error + counts.other;
-      return {
-        tag: firstKind === 'task' ? 'task' : firstKind === 'message' ? 'message' : counts.error > 0 ? 'error' : 'other',
-        events: counts,
-        eventCount,
-        firstEventMs,
-        taskId,
-        contextId,
-        finalState: state,
-        reachedTerminal: terminalState !== undefined,
-        closure,
-        finalFlag,
-        error,
-        keepalives: sse.comments,
-        oversizeEvents: sse.oversizeEvents,
-        cutMidEvent: sse.unterminated,
-      };
-    },
-  };
 }
 
 function closureOf(

@@ -82,10 +82,19 @@ export const EMPTY_FIELDS: JsonFields = { complete: false, get: () => undefined 
 
 /** Fields of a value produced by `JSON.parse`. */
 export function fieldsFromValue(root: unknown, complete = true): JsonFields {
-  return {
-    complete,
-    get: (path) => hitOf(resolve(root, splitPath(path), 0)),
-  };
+  return new ValueFields(root, complete);
+}
+
+// A class, not a closure: one of these is made for every parsed body.
+class ValueFields implements JsonFields {
+  constructor(
+    private readonly root: unknown,
+    readonly complete: boolean,
+  ) {}
+
+  get(path: string): FieldHit | undefined {
+    return hitOf(resolve(this.root, splitPath(path), 0));
+  }
 }
 
 function resolve(node: unknown, segments: readonly string[], at: number): unknown {
