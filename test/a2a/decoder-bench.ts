@@ -5,11 +5,18 @@
  * body or SSE event — so the ratio stays meaningful on a loaded machine: the two are timed in
  * alternating short rounds, in CPU time, and the ratio is the median of the rounds' ratios.
  *
- * Results (2 shared cores, Node 20; µs per exchange, min over rounds; the ratio is what to compare):
- *   before (JsonFields path lookups, streaming TextDecoder):
- *     unary 88 captures ~687 B: 55–71 µs, floor 11–13 µs (×5.5); SSE 23 streams ~1.9 KB: 110–146 µs (×5.9)
- *   after (direct property reads, zero-copy body buffer, Utf8Stream, classes):
- *     see the last run in the commit message of the change, or run it.
+ * Results, ratio to the floor (2 shared cores under other load, Node 20; absolute µs swing with
+ * the load, ratios much less):
+ *                                     under tsx (this command)     compiled by tsc (as dist/)
+ *                                     before        after          before        after
+ *   unary, 88 captures, ~687 B        ×5.7–6.0      ×1.6–1.9       ×4.0–4.5      ×1.55–1.8
+ *   SSE stream, 23 captures, 1.9 KB   ×5.0–6.5      ×1.6–1.7       ×3.5–3.7      ×1.33–1.35
+ *   per SSE event (~500 B)            ×5.1–6.0      ×1.8–1.9       ×3.9–4.0      ×1.43–1.47
+ * before: facts looked up by path (`fields.get`), a body copy per request, TextDecoder in stream
+ * mode; after: direct property reads, zero-copy parse buffer, Utf8Stream, classes. tsx adds a
+ * `__name` call per closure it creates, which is why its ratios are higher. Per event includes
+ * each stream's setup; on a long stream of ~480 B statusUpdate events (compiled) an event costs
+ * ×1.3–1.4 of JSON.parse of its data.
  */
 import { createRequestDecoder } from '../../src/a2a/request.js';
 import { createResponseDecoder } from '../../src/a2a/response.js';
