@@ -126,7 +126,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       registry.stop();
       await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
       log.info('gateway stopped');
-      log.flush();
+      // The log is written in batches: wait until the last one is out (bounded, never hangs).
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2000);
+        log.flush(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     })());
 
   const metricsUrl = metricsListener?.url ? `${metricsListener.url}${config.metrics.path}` : metricsOnMain ? `${url}${config.metrics.path}` : undefined;
