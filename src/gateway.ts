@@ -67,7 +67,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     ...telemetry.observers,
     ...(options.observers ?? []),
     recent.observer,
-    accessLog(log),
+    ...(config.log.access ? [accessLog(log)] : []),
   ];
   let draining = false;
   const isDraining = () => draining;

@@ -15,5 +15,6 @@ export function createLogger(level: string, destination: string | number = 1): L
   // each (measured: bench/RESULTS.md, "writev" dominates the profile). Flushed on shutdown.
   const stream = pino.destination({ dest: destination, sync: false, minLength: BATCH_BYTES });
   setInterval(() => stream.flush(), FLUSH_EVERY_MS).unref();
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, stream);
+  // pino's own epoch-millisecond `time` (measured: an ISO timestamp costs ~4.5 µs a line).
+  return pino({ level, base: undefined }, stream);
 }
