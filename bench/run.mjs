@@ -23,6 +23,7 @@ import {
 } from './lib/measure.mjs';
 import { openStream } from './lib/sse-client.mjs';
 import { medianOfRounds } from './lib/stats.mjs';
+import { measureUpgradeTiming } from './lib/upgrade-timing.mjs';
 import { evaluateTargets, renderMarkdown } from './lib/report.mjs';
 import { summariseProfile, formatSummary } from './profile-summary.mjs';
 
@@ -37,6 +38,7 @@ const FULL = {
   sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 2000, pacedRate: 1000 },
   fanin: { rounds: 2, streams: 1000, intervalMs: 1500, eventsPerStream: 6, eventBytes: 512 },
   large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
+  upgrade: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   profile: { durationS: 3 },
 };
 
@@ -48,6 +50,7 @@ const QUICK = {
   sse: { rounds: 3, burstEvents: 2000, eventBytes: 512, pacedEvents: 1000, pacedRate: 1000 },
   fanin: { rounds: 1, streams: 200, intervalMs: 1000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
+  upgrade: { sends: 8, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   profile: { durationS: 3 },
 };
 
@@ -58,7 +61,7 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+blocking)
-  --scenarios 1,3    only these scenarios (1-5)
+  --scenarios 1,3    only these scenarios (1-6; 6 = timeout-rescue timing)
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
   --nginx FILE       the nginx binary (default: nginx on PATH or in /usr/sbin)
@@ -203,7 +206,7 @@ async function main() {
     return;
   }
   const S = opts.quick ? QUICK : FULL;
-  const scenarios = new Set(opts.scenarios ?? [1, 2, 3, 4, 5]);
+  const scenarios = new Set(opts.scenarios ?? [1, 2, 3, 4, 5, 6]);
   const filtered = Boolean(opts.paths || opts.scenarios);
   const writeMain = opts.write || (!opts.quick && !filtered);
   const doProfile = opts.profile ?? (!opts.quick && !filtered);
@@ -409,6 +412,20 @@ then run the benchmark again.`);
       await runRounds('s5_sse', S.large.rounds, (p) => largeSse({
         url: `${p.agentUrl('sse')}/a2a/jsonrpc`, totalBytes: S.large.bytes, eventBytes: S.large.sseEventBytes, pid: p.pid,
       }));
+    }
+
+    // ---- scenario 6: timeout-rescue timing (its own SDK agent and gateway) -------------------
+    if (scenarios.has(6)) {
+      log('scenario 6: timeout rescue, task settled → client answered, per strategy');
+      try {
+        results.scenarios.s6 = await measureUpgradeTiming({
+          repoDir, gatewayCli: cli, runDir, sends: S.upgrade.sends, taskMs: S.upgrade.taskMs, pollInitialMs: S.upgrade.pollInitialMs, pollMaxMs: S.upgrade.pollMaxMs, concurrency: S.upgrade.concurrency,
+        });
+        log(`  ${JSON.stringify(results.scenarios.s6.strategies)}`);
+      } catch (err) {
+        results.scenarios.s6 = { error: err.message };
+        log(`  scenario 6 failed: ${err.message}`);
+      }
     }
 
     // ---- profile pass: each gateway variant again, under --cpu-prof -------------------------

@@ -50,14 +50,14 @@ export const GATEWAY_VARIANTS = [
   },
   {
     // What inspection costs (issue: "the gateway with and without it"): a plain proxy otherwise.
-    name: 'gateway-inspection',
+    name: 'gateway-no-inspection',
     label: 'gateway, inspection off (inspection.enabled: false): the same proxy without decoding',
     optional: 'quick',
     config: { inspection: { enabled: false } },
   },
   {
     // What telemetry costs: metrics off (tracing is already off in `gateway`).
-    name: 'gateway-metrics',
+    name: 'gateway-no-metrics',
     label: 'gateway, metrics off (metrics.enabled: false; tracing off as in `gateway`)',
     optional: 'quick',
     config: { metrics: { enabled: false } },

@@ -234,6 +234,25 @@ export function renderMarkdown(results) {
     L.push('');
   }
 
+  const s6 = results.scenarios.s6;
+  if (s6) {
+    L.push('## Scenario 6: timeout rescue, task settled → client answered');
+    L.push('');
+    if (s6.error) {
+      L.push(`Not measured: ${s6.error}`);
+    } else {
+      L.push(`A real SDK agent (the demo fleet's test-runner: every message is a task that completes after ${s6.taskMs} ms) behind a gateway whose agents use the blocking upgrade with each strategy (poll: first interval ${s6.pollInitialMs} ms, growing to ${s6.pollMaxMs} ms). ${s6.sends} blocking SendMessage calls per strategy; the numbers come from the gateway's access log (\`upgrade.settleToAnswerMs\`, \`upgrade.polls\`), timed with performance.now inside the gateway. "Gateway saw it → answered" is the gateway's own latency once it learns the task settled; "agent settled → client answered" adds the time until it learns it (the agent's COMPLETED timestamp to the client holding the answer; one host clock, millisecond resolution) — for polling that includes up to one poll interval by construction. Targets (on the latter): ≤ 50 ms with subscribe or stream, ≤ one poll interval with polling.`);
+      L.push('');
+      L.push(table(['strategy', 'answered', 'outcomes', 'gateway saw it → answered p50 / max ms', 'agent settled → client answered p50 / max ms', 'GetTask polls per task (mean / max)', 'target'], Object.entries(s6.strategies).map(([name, v]) => {
+        const bound = name === 'poll' ? s6.pollMaxMs : 50;
+        const max = v.agentSettleToClientMs?.max;
+        const verdict = max === undefined || max === null ? 'not measured' : max <= bound ? `met (max ≤ ${bound} ms)` : `**MISSED** (max > ${bound} ms)`;
+        return [name, String(v.answered), Object.entries(v.outcomes).map(([k, n]) => `${k} ${n}`).join(', '), `${f(v.settleToAnswerMs?.p50, 2)} / ${f(v.settleToAnswerMs?.max, 2)}`, `${f(v.agentSettleToClientMs?.p50, 0)} / ${f(max, 0)}`, v.pollsPerTask ? `${f(v.pollsPerTask.mean, 1)} / ${v.pollsPerTask.max}` : '—', verdict];
+      })));
+    }
+    L.push('');
+  }
+
   // ---- targets ----------------------------------------------------------------------------
   L.push('## Targets');
   L.push('');

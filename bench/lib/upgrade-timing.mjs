@@ -30,6 +30,8 @@ export async function measureUpgradeTiming(o) {
   const gw = startProcess('gateway-upgrade', process.execPath, [o.gatewayCli, '--config', config], { stdio: ['pipe', out, 'pipe'] });
   const base = `http://127.0.0.1:${port}`;
   const result = { taskMs: o.taskMs, pollInitialMs: o.pollInitialMs, pollMaxMs: o.pollMaxMs, sends: o.sends, strategies: {} };
+  /** Per strategy: the agent's own COMPLETED timestamp → the client holding the answer (same host clock, ms). */
+  const endToEnd = {};
   try {
     await waitForHttp(`${base}/readyz`, { entry: gw });
     for (const strategy of UPGRADE_STRATEGIES) {
@@ -38,7 +40,10 @@ export async function measureUpgradeTiming(o) {
         while (next < o.sends) {
           const i = next++;
           const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'SendMessage', params: { message: { messageId: `bench-${strategy}-${i}`, role: 'ROLE_USER', parts: [{ text: `run the suite ${i}` }] } } });
-          await httpRequest(`${base}/agents/runner-${strategy}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body, timeoutMs: 60_000 });
+          const res = await httpRequest(`${base}/agents/runner-${strategy}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body, timeoutMs: 60_000 });
+          const answeredAt = Date.now();
+          const settled = Date.parse(JSON.parse(res.body)?.result?.task?.status?.timestamp ?? '');
+          if (Number.isFinite(settled)) (endToEnd[strategy] ??= []).push(Math.max(0, answeredAt - settled));
         }
       };
       await Promise.all(Array.from({ length: o.concurrency }, worker));
@@ -59,6 +64,7 @@ export async function measureUpgradeTiming(o) {
       outcomes,
       settleToAnswerMs: delays.length ? { p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays.at(-1) } : null,
       pollsPerTask: polls.length ? { mean: polls.reduce((a, b) => a + b, 0) / polls.length, max: Math.max(...polls) } : null,
+      agentSettleToClientMs: endToEnd[strategy]?.length ? { p50: percentile(endToEnd[strategy], 50), max: Math.max(...endToEnd[strategy]) } : null,
     };
   }
   return result;
