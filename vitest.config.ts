@@ -8,6 +8,7 @@ export default defineConfig({
     // End-to-end tests open real sockets and start real SDK peers; two cores, so keep forks few.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    reporters: ['default'],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });
