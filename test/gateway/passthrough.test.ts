@@ -5,14 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { listCaptures, parseCapture, type Capture } from '../support/captures.js';
-import { startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
+import { listCaptures, loadCapture, type Capture } from '../a2a/captures.js';
+import { asBuffer, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
 
 const SKIP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 /** Cards are rewritten on purpose (cards.test.ts); everything else must pass through untouched. */
-const isCard = (c: Capture) => c.request.path.includes('/.well-known/') || /extended-card|card\.http$/.test(`${c.name}.http`);
+const isCard = (c: Capture) => c.request.path.includes('/.well-known/') || /extended-card|card\.http$/.test(c.name);
+const target = (c: Capture) => c.request.path + (c.request.query ? `?${c.request.query}` : '');
 
 let upstream: ReplayUpstream;
 let gateway: RunningGateway;
@@ -30,18 +31,19 @@ afterAll(async () => {
 
 function send(capture: Capture) {
   const headers: Record<string, string> = { 'x-replay': capture.name };
-  for (const [name, value] of capture.request.headers) if (!SKIP_HEADERS.has(name.toLowerCase())) headers[name] = value;
-  return request(`${gateway.url}/agents/replay${capture.request.path}`, {
+  for (const [name, value] of capture.request.rawHeaders) if (!SKIP_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  return request(`${gateway.url}/agents/replay${target(capture)}`, {
     dispatcher: client,
     method: capture.request.method as 'GET',
     headers,
-    body: capture.request.body.length ? capture.request.body : undefined,
+    body: capture.request.body.length ? asBuffer(capture.request.body) : undefined,
   });
 }
 
 const replayable = listCaptures()
-  .map(parseCapture)
-  .filter((c) => c.response && !c.aborted && !isCard(c));
+  .filter((f) => !f.includes('--push-'))
+  .map(loadCapture)
+  .filter((c) => c.response && !c.response.aborted && !isCard(c));
 
 describe('byte-identical pass-through of recorded exchanges', () => {
   it('has a broad set of captures to replay', () => {
@@ -53,24 +55,24 @@ describe('byte-identical pass-through of recorded exchanges', () => {
     const res = await send(capture);
     const body = Buffer.from(await res.body.arrayBuffer());
     expect(res.statusCode).toBe(capture.response!.status);
-    expect(body.equals(capture.response!.body)).toBe(true);
+    expect(body.equals(asBuffer(capture.response!.body))).toBe(true);
     const received = upstream.received[before]!;
-    expect(received.body.equals(capture.request.body)).toBe(true);
-    expect(received.url).toBe(capture.request.path);
+    expect(received.body.equals(asBuffer(capture.request.body))).toBe(true);
+    expect(received.url).toBe(target(capture));
     // End-to-end A2A headers reach the agent (wire-reference §5.9).
     for (const name of ['a2a-version', 'a2a-extensions', 'x-a2a-extensions', 'authorization']) {
-      const sent = capture.request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+      const sent = capture.request.headers[name];
       if (sent !== undefined) expect(received.headers[name]).toBe(sent);
     }
-    const contentType = capture.response!.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
+    const contentType = capture.response!.headers['content-type'];
     if (contentType) expect(res.headers['content-type']).toBe(contentType);
   });
 });
 
 describe('streaming', () => {
   it('delivers each SSE event to the client before the agent sends the next', async () => {
-    const capture = parseCapture('v1--jsonrpc-send-streaming.http');
-    const expectedReads = capture.timing!.length;
+    const capture = loadCapture('v1--jsonrpc-send-streaming.http');
+    const expectedReads = capture.reads!.length;
     let received = Buffer.alloc(0);
     const seen: number[] = [];
     let onData: (() => void) | undefined;
@@ -79,7 +81,7 @@ describe('streaming', () => {
     upstream.between = (_c, index) =>
       new Promise<void>((resolve) => {
         const check = () => {
-          const expectedBytes = capture.timing!.slice(0, index).reduce((a, [, b]) => a + b, 0);
+          const expectedBytes = capture.reads!.slice(0, index).reduce((a, r) => a + r.bytes, 0);
           if (received.length >= expectedBytes) {
             seen.push(index);
             onData = undefined;
@@ -99,11 +101,11 @@ describe('streaming', () => {
       upstream.between = undefined;
     }
     expect(seen).toEqual(Array.from({ length: expectedReads - 1 }, (_, i) => i + 1));
-    expect(received.equals(capture.response!.body)).toBe(true);
+    expect(received.equals(asBuffer(capture.response!.body))).toBe(true);
   });
 
   it('marks event streams unbuffered for proxies in front of the gateway', async () => {
-    const res = await send(parseCapture('v1--rest-send-streaming.http'));
+    const res = await send(loadCapture('v1--rest-send-streaming.http'));
     await res.body.dump();
     expect(res.headers['x-accel-buffering']).toBe('no');
     expect(res.headers['content-type']).toBe('text/event-stream');

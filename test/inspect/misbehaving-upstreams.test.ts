@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import { parseCapture } from '../support/captures.js';
+import { loadCapture } from '../a2a/captures.js';
+import { asBuffer } from '../support/replay-upstream.js';
 import type { Exchange, ExchangeRecord } from '../../src/proxy/exchange.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -77,12 +78,12 @@ describe('misbehaving agents', () => {
   });
 
   it('the 0.3.14 server forwarding events after the terminal state (recorded capture)', async () => {
-    const capture = parseCapture('v03--jsonrpc-send-streaming-misbehave.http');
+    const capture = loadCapture('v03--jsonrpc-send-streaming-misbehave.http');
     const { received, record } = await through((_q, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(capture.response!.body);
-    }, capture.request.body.toString());
-    expect(received.equals(capture.response!.body)).toBe(true);
+      res.end(asBuffer(capture.response!.body));
+    }, asBuffer(capture.request.body).toString());
+    expect(received.equals(asBuffer(capture.response!.body))).toBe(true);
     expect(rules(record)).toContain('a2a.stream-event-after-terminal');
   });
 });

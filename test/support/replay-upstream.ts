@@ -1,12 +1,12 @@
 /**
- * An upstream that answers with recorded responses (captures.ts), byte for byte. The capture to
- * play is named by the `x-replay` request header. The body is written in the recorded TCP reads
+ * An upstream that answers with recorded responses (test/a2a/captures.ts), byte for byte. The
+ * capture to play is named by the `x-replay` request header (its file name). The body is written in the recorded TCP reads
  * (timing file) so SSE events leave one by one; `between` lets a test hold the stream between
  * two reads.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseCapture, type Capture } from './captures.js';
+import { loadCapture, type Capture } from '../a2a/captures.js';
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -28,15 +28,20 @@ export interface ReplayUpstream {
 const FRAMING = new Set(['transfer-encoding', 'connection', 'keep-alive', 'date']);
 
 function reads(capture: Capture): Buffer[] {
-  const body = capture.response!.body;
-  if (!capture.timing) return body.length ? [body] : [];
+  const body = asBuffer(capture.response!.body);
+  if (!capture.reads) return body.length ? [body] : [];
   const out: Buffer[] = [];
   let at = 0;
-  for (const [, bytes] of capture.timing) {
+  for (const { bytes } of capture.reads) {
     out.push(body.subarray(at, at + bytes));
     at += bytes;
   }
   return out;
+}
+
+/** The capture's bytes as a Buffer, without copying. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 export async function startReplayUpstream(): Promise<ReplayUpstream> {
@@ -54,10 +59,10 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
       return;
     }
     let capture = cache.get(name);
-    if (!capture) cache.set(name, (capture = parseCapture(`${name}.http`)));
+    if (!capture) cache.set(name, (capture = loadCapture(name)));
     const response = capture.response!;
     const headers: string[] = [];
-    for (const [n, v] of response.headers) if (!FRAMING.has(n.toLowerCase())) headers.push(n, v);
+    for (const [n, v] of response.rawHeaders) if (!FRAMING.has(n.toLowerCase())) headers.push(n, v);
     res.writeHead(response.status, headers);
     const parts = reads(capture);
     for (let i = 0; i < parts.length; i++) {
