@@ -7,6 +7,7 @@
 // (the harness died) or on SIGTERM.
 import http from 'node:http';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { serveUntilParentGoes } from '../lib/serve-child.mjs';
 
 const argv = process.argv.slice(2);
 let port = 0;
@@ -46,17 +47,4 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 0;
-server.listen({ port, host: '127.0.0.1', backlog: 4096 }, () => {
-  process.stderr.write(`node-proxy listening on http://127.0.0.1:${port}\n`);
-});
-
-const shutdown = () => {
-  server.close();
-  server.closeAllConnections?.();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-process.stdin.on('end', shutdown);
-process.stdin.on('error', shutdown);
-process.stdin.resume();
+serveUntilParentGoes(server, { port, name: 'node-proxy' });

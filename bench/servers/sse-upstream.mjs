@@ -13,6 +13,7 @@
 // Exits when its stdin closes (the harness died) or on SIGTERM.
 import http from 'node:http';
 import { agentCard } from '../lib/payloads.mjs';
+import { serveUntilParentGoes } from '../lib/serve-child.mjs';
 
 const args = process.argv.slice(2);
 const port = Number(args[args.indexOf('--port') + 1]);
@@ -202,17 +203,4 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.requestTimeout = 0;
 server.maxConnections = 20_000;
-server.listen({ port, host: '127.0.0.1', backlog: 4096 }, () => {
-  process.stderr.write(`sse-upstream listening on ${base}\n`);
-});
-
-const shutdown = () => {
-  server.close();
-  server.closeAllConnections?.();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-process.stdin.on('end', shutdown);
-process.stdin.on('error', shutdown);
-process.stdin.resume();
+serveUntilParentGoes(server, { port, name: 'sse-upstream', url: base });
