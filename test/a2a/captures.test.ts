@@ -9,6 +9,7 @@ import { createRequestDecoder, type RequestFacts } from '../../src/a2a/request.j
 import { createResponseDecoder, type ResponseFacts } from '../../src/a2a/response.js';
 import { EXPECTED, type Expected } from './capture-expectations.js';
 import { listCaptures, loadCapture, type Capture } from './captures.js';
+import { splitAt } from '../support/chunks.js';
 
 const MAX_BYTES = 256 * 1024;
 const REST_BASE_PATHS = ['/a2a/rest'];
@@ -40,15 +41,6 @@ function decodeResponse(c: Capture, req: RequestFacts, chunks: Uint8Array[], opt
   return decoder.end({ aborted: res.aborted });
 }
 
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const cut of [...cuts].sort((a, b) => a - b).concat(bytes.length)) {
-    out.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  return out;
-}
 
 function checkRequest(facts: RequestFacts, want: Expected['req']): void {
   expect({

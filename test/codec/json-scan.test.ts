@@ -4,6 +4,7 @@ import { compileScanPlan, createJsonScanner, withContainers } from '../../src/co
 import { countOf, firstOf, isObject, isString, scalarOf, str, typeOfValue } from '../../src/codec/json-value.js';
 import { fieldsFromValue, type JsonFields } from '../../src/codec/json-fields.js';
 import { createJsonBodyReader, PARSE_BUFFER_BYTES } from '../../src/codec/json-body.js';
+import { splitAt } from '../support/chunks.js';
 
 const enc = new TextEncoder();
 
@@ -13,15 +14,6 @@ function scan(paths: string[], chunks: Uint8Array[], maxScanBytes = Infinity) {
   return scanner.end();
 }
 
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const cut of [...cuts].sort((a, b) => a - b).concat(bytes.length)) {
-    out.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  return out;
-}
 
 function snapshot(fields: JsonFields, paths: string[]): Record<string, unknown> {
   return Object.fromEntries(paths.map((p) => [p, fields.get(p)]));

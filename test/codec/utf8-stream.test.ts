@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Utf8Stream } from '../../src/codec/utf8-stream.js';
+import { splitAt } from '../support/chunks.js';
 
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const cut of [...cuts].map((c) => c % (bytes.length + 1)).sort((a, b) => a - b).concat(bytes.length)) {
-    out.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  return out;
-}
 
 /** What it must equal: TextDecoder in stream mode. */
 function reference(chunks: Uint8Array[]): string {
