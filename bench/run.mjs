@@ -274,17 +274,16 @@ then run the benchmark again.`);
 
     // ---- paths ----------------------------------------------------------------------------
     const ctx = { routes, runDir, nginxBin, readyAgent: 'small', otlpSinkUrl: null };
-    const isOptional = (v) => v.optional === true || (v.optional === 'quick' && opts.quick);
-    if (GATEWAY_VARIANTS.some((v) => v.otlpSink && (opts.paths ? opts.paths.includes(v.name) : !isOptional(v) || opts.with.includes(v.name)))) {
+    const all = [directPath(), nginxPath(), nodePath(), ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli }))];
+    const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name);
+    const optional = (v) => v?.optional === true || (v?.optional === 'quick' && opts.quick);
+    const wanted = all.filter((p) => p.name === 'direct' || (opts.paths ? named(p) : !optional(p.variant) || named(p)));
+    if (wanted.some((p) => p.variant?.otlpSink)) {
       const port = await freePort();
       const sink = startProcess('otlp-sink', process.execPath, [path.join(benchDir, 'servers', 'otlp-sink.mjs'), '--port', String(port)], { cwd: repoDir });
       ctx.otlpSinkUrl = `http://127.0.0.1:${port}`;
       await waitForHttp(`${ctx.otlpSinkUrl}/stats`, { entry: sink });
     }
-    const all = [directPath(), nginxPath(), nodePath(), ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli }))];
-    const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name);
-    const optional = (v) => v?.optional === true || (v?.optional === 'quick' && opts.quick);
-    const wanted = all.filter((p) => p.name === 'direct' || (opts.paths ? named(p) : !optional(p.variant) || named(p)));
     for (const p of wanted) {
       const info = { name: p.name, label: p.label, kind: p.kind, available: false, reason: null, pid: null, problems: [] };
       results.paths.push(info);

@@ -143,7 +143,7 @@ export function renderMarkdown(results) {
     p.available ? (p.problems?.length ? `ran; warning: ${p.problems.join('; ')}` : 'ran') : `**${p.reason}**`,
   ]), true));
   L.push('');
-  if (m.otlpSink) L.push(`The loopback OTLP sink (stand-in for a collector) received ${m.otlpSink.requests} trace export request(s), ${f(m.otlpSink.bytes / 1e6, 1)} MB in all.`, '');
+  if (m.otlpSink) L.push(`The loopback OTLP sink (stand-in for a collector) received ${m.otlpSink.requests} trace export request(s), ${f(m.otlpSink.bytes / 1e6, 1)} MB in all${m.otlpSink.spans !== undefined ? `, ${m.otlpSink.spans} spans (two per proxied request: server and client)` : ""}.`, '');
   L.push('Upstreams: nginx (`return 200` with a fixed A2A body, one worker) for scenarios 1 and 2, the same nginx serving a static file for the large unary body, and a small Node SSE server (bench/servers/sse-upstream.mjs) for the streams.');
   L.push('');
 

@@ -1,6 +1,7 @@
 // A loopback OTLP/HTTP sink for the "tracing exporter on" gateway variant: accepts trace
 // exports on POST /v1/traces (JSON or protobuf), answers 200 with an empty success, and only
-// counts them (GET /stats → {requests, bytes}). It is the collector's stand-in, not measured.
+// counts them (GET /stats → {requests, bytes, spans}; spans are counted in JSON exports, by their
+// "spanId" fields). It is the collector's stand-in, not measured.
 //
 //   node bench/servers/otlp-sink.mjs --port N
 //
@@ -15,7 +16,14 @@ if (!port) {
   process.exit(2);
 }
 
-const stats = { requests: 0, bytes: 0, byPath: {} };
+const stats = { requests: 0, bytes: 0, spans: 0, byPath: {} };
+const SPAN_ID = Buffer.from('"spanId":');
+
+function countSpans(body) {
+  let n = 0;
+  for (let i = body.indexOf(SPAN_ID); i !== -1; i = body.indexOf(SPAN_ID, i + SPAN_ID.length)) n++;
+  return n;
+}
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/stats') {
@@ -24,13 +32,16 @@ const server = http.createServer((req, res) => {
     res.end(body);
     return;
   }
-  let n = 0;
-  req.on('data', (c) => { n += c.length; });
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
+    const body = Buffer.concat(chunks);
     stats.requests++;
-    stats.bytes += n;
+    stats.bytes += body.length;
     stats.byPath[req.url] = (stats.byPath[req.url] ?? 0) + 1;
     const json = (req.headers['content-type'] ?? '').startsWith('application/json');
+    // Links carry a spanId too, but the gateway's spans have none.
+    if (json) stats.spans += countSpans(body);
     res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
     res.end(json ? '{}' : undefined);
   });

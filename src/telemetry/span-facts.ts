@@ -6,9 +6,11 @@
  * capped; the first ones are kept (how a stream started is the interesting part) and the rest
  * counted in `a2a.gateway.span_events_dropped`.
  */
-import type { Attributes, Span } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
+import { millisToHrTime } from '@opentelemetry/core';
+import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
 import type { TaskState } from '../a2a/operations.js';
-import type { A2AFacts, ExchangeRecord, StreamEventKind } from '../proxy/exchange.js';
+import type { ExchangeRecord, StreamEventKind } from '../proxy/exchange.js';
 import { STREAM_EVENTS } from './labels.js';
 import * as A from './span-attributes.js';
 
@@ -26,34 +28,33 @@ export function errorType(record: ExchangeRecord): string | undefined {
   return record.status >= 500 ? String(record.status) : undefined;
 }
 
-export function a2aAttributes(a2a: A2AFacts | undefined): Attributes {
-  if (!a2a) return {};
-  const attrs: Attributes = {
-    [A.ATTR_A2A_PROTOCOL_VERSION]: a2a.version,
-    [A.ATTR_GATEWAY_BINDING]: a2a.binding,
-    [A.ATTR_GATEWAY_KIND]: a2a.kind,
-    [A.ATTR_GATEWAY_PARTIAL]: a2a.partial,
-  };
-  if (a2a.operation !== 'unknown') attrs[A.ATTR_A2A_METHOD_NAME] = a2a.operation;
-  if (a2a.taskId !== undefined) attrs[A.ATTR_A2A_TASK_ID] = a2a.taskId;
-  if (a2a.state !== undefined) attrs[A.ATTR_A2A_TASK_STATE] = a2a.state;
-  if (a2a.messageId !== undefined) attrs[A.ATTR_A2A_MESSAGE_ID] = a2a.messageId;
-  if (a2a.contextId !== undefined) attrs[A.ATTR_GEN_AI_CONVERSATION_ID] = a2a.contextId;
-  if (a2a.blocking !== undefined) attrs[A.ATTR_GATEWAY_BLOCKING] = a2a.blocking;
-  if (a2a.error) attrs[A.ATTR_GATEWAY_A2A_ERROR] = a2a.error.reason ?? String(a2a.error.code ?? '');
-  if (a2a.stream) {
-    attrs[A.ATTR_GATEWAY_STREAM_EVENTS] = STREAM_EVENTS.reduce((n, k) => n + (a2a.stream!.events[k] ?? 0), 0);
-    attrs[A.ATTR_GATEWAY_STREAM_KEEPALIVES] = a2a.stream.keepalives;
+/**
+ * Attributes of the server span once the exchange has finished, written into `attrs` (one object
+ * per span, built when the span is exported).
+ */
+export function addServerAttributes(attrs: Attributes, record: ExchangeRecord): Attributes {
+  const a2a = record.a2a;
+  if (a2a) {
+    attrs[A.ATTR_A2A_PROTOCOL_VERSION] = a2a.version;
+    attrs[A.ATTR_GATEWAY_BINDING] = a2a.binding;
+    attrs[A.ATTR_GATEWAY_KIND] = a2a.kind;
+    attrs[A.ATTR_GATEWAY_PARTIAL] = a2a.partial;
+    if (a2a.operation !== 'unknown') attrs[A.ATTR_A2A_METHOD_NAME] = a2a.operation;
+    if (a2a.taskId !== undefined) attrs[A.ATTR_A2A_TASK_ID] = a2a.taskId;
+    if (a2a.state !== undefined) attrs[A.ATTR_A2A_TASK_STATE] = a2a.state;
+    if (a2a.messageId !== undefined) attrs[A.ATTR_A2A_MESSAGE_ID] = a2a.messageId;
+    if (a2a.contextId !== undefined) attrs[A.ATTR_GEN_AI_CONVERSATION_ID] = a2a.contextId;
+    if (a2a.blocking !== undefined) attrs[A.ATTR_GATEWAY_BLOCKING] = a2a.blocking;
+    if (a2a.error) attrs[A.ATTR_GATEWAY_A2A_ERROR] = a2a.error.reason ?? String(a2a.error.code ?? '');
+    const stream = a2a.stream;
+    if (stream) {
+      let events = 0;
+      for (const kind of STREAM_EVENTS) events += stream.events[kind] ?? 0;
+      attrs[A.ATTR_GATEWAY_STREAM_EVENTS] = events;
+      attrs[A.ATTR_GATEWAY_STREAM_KEEPALIVES] = stream.keepalives;
+    }
   }
-  return attrs;
-}
-
-/** Attributes of the server span once the exchange has finished. */
-export function finalServerAttributes(record: ExchangeRecord): Attributes {
-  const attrs: Attributes = {
-    ...a2aAttributes(record.a2a),
-    [A.ATTR_GATEWAY_OUTCOME]: record.outcome,
-  };
+  attrs[A.ATTR_GATEWAY_OUTCOME] = record.outcome;
   if (record.status > 0) attrs[A.ATTR_HTTP_RESPONSE_STATUS_CODE] = record.status;
   const error = errorType(record);
   if (error !== undefined) attrs[A.ATTR_ERROR_TYPE] = error;
@@ -61,19 +62,20 @@ export function finalServerAttributes(record: ExchangeRecord): Attributes {
   return attrs;
 }
 
-/** Records the facts that changed since the last call as span events, up to a cap. */
+/**
+ * Collects the facts that changed since the last call as span events, up to a cap. Only a sampled
+ * exchange has one, so an unsampled stream pays nothing per chunk.
+ */
 export class SpanEventRecorder {
+  readonly events: TimedEvent[] = [];
   private readonly seen: Record<StreamEventKind, number> = { task: 0, message: 0, statusUpdate: 0, artifactUpdate: 0, error: 0 };
   private lastState: TaskState | undefined;
   private findings = 0;
-  private added = 0;
   dropped = 0;
 
-  constructor(
-    private readonly span: Span,
-    private readonly cap: number,
-  ) {}
+  constructor(private readonly cap: number) {}
 
+  /** `at`: epoch milliseconds (fractions allowed) at which the facts were seen. */
   sync(record: ExchangeRecord, at: number): void {
     const a2a = record.a2a;
     const events = a2a?.stream?.events;
@@ -93,12 +95,11 @@ export class SpanEventRecorder {
     }
   }
 
-  private add(name: string, attrs: Attributes, at: number): void {
-    if (this.added >= this.cap) {
+  private add(name: string, attributes: Attributes, at: number): void {
+    if (this.events.length >= this.cap) {
       this.dropped++;
       return;
     }
-    this.added++;
-    this.span.addEvent(name, attrs, at);
+    this.events.push({ name, attributes, time: millisToHrTime(at), droppedAttributesCount: 0 });
   }
 }

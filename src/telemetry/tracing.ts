@@ -2,28 +2,42 @@
  * Traces from exchange records (principle 7: a subscriber, never on the forwarding path's
  * critical decisions). One SERVER span per exchange, from the request's start until its body
  * ends (principle 8), named after the A2A operation; one CLIENT span for the call to the agent,
- * whose context goes to the agent as `traceparent`. Off — an observer with no hooks — when
- * `options` is undefined, so an untraced gateway does no per-request work.
+ * whose id goes to the agent as `traceparent`. Off (an observer with no hooks) when `options` is
+ * undefined, so an untraced gateway does no per-request work.
+ *
+ * The request path does as little as it can: honour the caller's `traceparent`, ask the SDK's
+ * sampler, draw ids with the SDK's generator, stamp times, and (for sampled streams) note span
+ * events. The spans themselves are views over the finished exchange record (exchange-spans.ts),
+ * handed to the SDK's BatchSpanProcessor and exported by the SDK's OTLP/HTTP transport; their
+ * attributes are computed and encoded when a batch is exported (otlp-json.ts). bench/RESULTS.md
+ * has the cost.
  *
  * No global OpenTelemetry state is registered: contexts are passed explicitly, so several
  * gateways (tests) can trace side by side and nothing else in the process is affected.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { performance } from 'node:perf_hooks';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
+  RandomIdGenerator,
+  SamplingDecision,
   TraceIdRatioBasedSampler,
   type Sampler,
+  type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { createOtlpHttpExportDelegate, httpAgentFactoryFromOptions } from '@opentelemetry/otlp-exporter-base/node-http';
+import { TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { Exchange, ExchangeObserver } from '../proxy/exchange.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
-import { SpanEventRecorder, finalServerAttributes, errorType, spanName } from './span-facts.js';
+import { SpanEventRecorder, spanName } from './span-facts.js';
+import { ClientSpanView, ServerSpanView, type ExchangeTrace, type SpanSource } from './exchange-spans.js';
+import { OtlpJsonSpanSerializer } from './otlp-json.js';
 import * as A from './span-attributes.js';
 
 export interface Tracing {
@@ -34,8 +48,6 @@ export interface Tracing {
   forceFlush(): Promise<void>;
 }
 
-type ExporterConfig = NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>;
-
 const OFF: Tracing = { enabled: false, observer: {}, shutdown: async () => {}, forceFlush: async () => {} };
 
 export interface TracingDeps {
@@ -45,40 +57,50 @@ export interface TracingDeps {
 
 export function createTracing(options: TracingOptions | undefined, deps: TracingDeps = {}): Tracing {
   if (!options) return OFF;
-  const exporter = new OTLPTraceExporter({
-    url: options.url,
-    headers: { ...options.headers },
-    timeoutMillis: options.timeoutMs,
-    compression: options.compression as ExporterConfig['compression'],
+  const processor = new BatchSpanProcessor(otlpExporter(options, deps), {
+    scheduledDelayMillis: options.batch.scheduledDelayMs,
+    exportTimeoutMillis: options.batch.exportTimeoutMs,
+    maxQueueSize: options.batch.maxQueueSize,
+    maxExportBatchSize: options.batch.maxExportBatchSize,
   });
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({
-      ...options.resourceAttributes,
-      [A.ATTR_SERVICE_NAME]: options.serviceName,
-      ...(deps.serviceVersion ? { [A.ATTR_SERVICE_VERSION]: deps.serviceVersion } : {}),
-    }),
-    sampler: sampler(options),
-    spanLimits: {
-      attributeCountLimit: options.limits.attributeCount,
-      attributeValueLengthLimit: options.limits.attributeValueLength,
-      eventCountLimit: options.limits.eventCount,
-    },
-    spanProcessors: [
-      new BatchSpanProcessor(exporter, {
-        scheduledDelayMillis: options.batch.scheduledDelayMs,
-        exportTimeoutMillis: options.batch.exportTimeoutMs,
-        maxQueueSize: options.batch.maxQueueSize,
-        maxExportBatchSize: options.batch.maxExportBatchSize,
+  const source: SpanSource = {
+    resource: defaultResource().merge(
+      resourceFromAttributes({
+        ...options.resourceAttributes,
+        [A.ATTR_SERVICE_NAME]: options.serviceName,
+        ...(deps.serviceVersion ? { [A.ATTR_SERVICE_VERSION]: deps.serviceVersion } : {}),
       }),
-    ],
-  });
-  const tracer = provider.getTracer(A.TRACER_NAME, deps.serviceVersion);
+    ),
+    instrumentationScope: { name: A.TRACER_NAME, version: deps.serviceVersion },
+    limits: options.limits,
+  };
   return {
     enabled: true,
-    observer: exchangeTracer(tracer, options),
-    shutdown: () => provider.shutdown(),
-    forceFlush: () => provider.forceFlush(),
+    observer: exchangeTracer(processor, source, options),
+    shutdown: () => processor.shutdown(),
+    forceFlush: () => processor.forceFlush(),
   };
+}
+
+/** The SDK's OTLP/HTTP exporter (transport, retries, timeout, gzip, concurrency) with our JSON encoder. */
+function otlpExporter(options: TracingOptions, deps: TracingDeps): SpanExporter {
+  const headers = { ...options.headers, 'Content-Type': 'application/json' };
+  const delegate = createOtlpHttpExportDelegate(
+    {
+      url: options.url,
+      headers: async () => headers,
+      timeoutMillis: options.timeoutMs > 0 ? options.timeoutMs : 10_000,
+      concurrencyLimit: 30,
+      compression: options.compression,
+      agentFactory: httpAgentFactoryFromOptions({ keepAlive: true }),
+      userAgent: `a2a-gateway/${deps.serviceVersion ?? 'dev'}`,
+    },
+    OtlpJsonSpanSerializer,
+    'otlp_http_span_exporter',
+    TraceExporterMetricsHelper,
+    undefined,
+  );
+  return new OTLPExporterBase(delegate);
 }
 
 function sampler(options: TracingOptions): Sampler {
@@ -103,94 +125,69 @@ function sampler(options: TracingOptions): Sampler {
   }
 }
 
-interface ExchangeSpans {
-  readonly server: Span;
-  readonly events: SpanEventRecorder;
-  client?: Span;
+const NO_ATTRIBUTES = Object.freeze({});
+
+function withoutQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
 }
+const NO_LINKS: never[] = [];
 
-/** The observer: spans live in `exchange.state` under this observer's key. */
-function exchangeTracer(tracer: Tracer, options: TracingOptions): ExchangeObserver {
+/** The observer: each exchange's ids and times live in `exchange.state` under this observer's key. */
+function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, options: TracingOptions): ExchangeObserver {
   const key = {};
-  const spansOf = (exchange: Exchange) => exchange.state.get(key) as ExchangeSpans | undefined;
+  const ids = new RandomIdGenerator();
+  const decide = sampler(options);
+  const epochMs = () => performance.timeOrigin + performance.now();
+  const traceOf = (exchange: Exchange) => exchange.state.get(key) as ExchangeTrace | undefined;
 
-  const open = (exchange: Exchange): ExchangeSpans => {
-    const existing = spansOf(exchange);
+  const open = (exchange: Exchange): ExchangeTrace => {
+    const existing = traceOf(exchange);
     if (existing) return existing;
-    const { record, req } = exchange;
-    const parent = options.propagate ? extractIncoming(req.headers) : undefined;
-    const server = tracer.startSpan(
-      spanName(record),
-      {
-        kind: SpanKind.SERVER,
-        startTime: record.startedAt,
-        attributes: {
-          [A.ATTR_GEN_AI_AGENT_NAME]: record.agent,
-          [A.ATTR_HTTP_REQUEST_METHOD]: record.httpMethod,
-          [A.ATTR_URL_PATH]: (req.url ?? '/').split('?')[0],
-        },
-      },
+    const context = options.propagate ? extractIncoming(exchange.req.headers) : undefined;
+    const parent = context ? trace.getSpanContext(context) : undefined;
+    const traceId = parent?.traceId ?? ids.generateTraceId();
+    const name = spanName(exchange.record);
+    // Samplers read the parent from the context (ParentBased) or the trace id (ratio).
+    const sampled = decide.shouldSample(context ?? ROOT_CONTEXT, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.RECORD_AND_SAMPLED;
+    const state: ExchangeTrace = {
+      traceId,
+      serverSpanId: ids.generateSpanId(),
       parent,
-    );
-    const spans: ExchangeSpans = { server, events: new SpanEventRecorder(server, options.limits.eventCount) };
-    exchange.state.set(key, spans);
-    exchange.state.set(TRACE_ID_KEY, server.spanContext().traceId);
-    return spans;
+      traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+      traceState: parent?.traceState,
+      // The exchange's own clock reading, so the span starts when the request arrived.
+      startMs: performance.timeOrigin + exchange.startedAtMonotonic,
+      endMs: 0,
+      urlPath: withoutQuery(exchange.req.url ?? '/'),
+      events: sampled ? new SpanEventRecorder(options.limits.eventCount) : undefined,
+    };
+    exchange.state.set(key, state);
+    exchange.state.set(TRACE_ID_KEY, traceId);
+    return state;
   };
 
   return {
     onForward(exchange, headers) {
-      const spans = open(exchange);
-      const { record, upstream } = exchange;
-      const origin = new URL(upstream.origin);
-      spans.client = tracer.startSpan(
-        spanName(record),
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            [A.ATTR_GEN_AI_AGENT_NAME]: record.agent,
-            [A.ATTR_HTTP_REQUEST_METHOD]: record.httpMethod,
-            [A.ATTR_SERVER_ADDRESS]: origin.hostname,
-            [A.ATTR_SERVER_PORT]: Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
-            [A.ATTR_URL_FULL]: upstream.origin + exchange.upstreamPath.split('?')[0],
-          },
-        },
-        trace.setSpan(ROOT_CONTEXT, spans.server),
-      );
-      if (options.propagate) injectUpstream(headers, spans.client.spanContext());
+      const state = open(exchange);
+      state.client = { spanId: ids.generateSpanId(), startMs: epochMs(), origin: exchange.upstream.origin, path: withoutQuery(exchange.upstreamPath) };
+      if (options.propagate) {
+        injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: state.traceFlags, traceState: state.traceState });
+      }
     },
 
     onResponseChunk(exchange) {
-      const spans = spansOf(exchange);
-      if (spans?.server.isRecording()) spans.events.sync(exchange.record, Date.now());
+      const events = traceOf(exchange)?.events;
+      if (events) events.sync(exchange.record, epochMs());
     },
 
     onFinish(exchange) {
-      const spans = open(exchange);
-      const { record } = exchange;
-      const end = record.startedAt + record.durationMs;
-      const failed = record.outcome === 'upstream-error' || record.outcome === 'gateway-error' || record.status >= 500;
-      if (spans.client) {
-        const upstreamFailed = record.outcome === 'upstream-error';
-        spans.client.updateName(spanName(record));
-        if (record.a2a && record.a2a.operation !== 'unknown') spans.client.setAttribute(A.ATTR_A2A_METHOD_NAME, record.a2a.operation);
-        if (upstreamFailed) {
-          spans.client.setAttribute(A.ATTR_ERROR_TYPE, record.error?.reason ?? 'upstream_error');
-          spans.client.setStatus({ code: SpanStatusCode.ERROR, message: record.error?.message });
-        } else if (record.status > 0) {
-          spans.client.setAttribute(A.ATTR_HTTP_RESPONSE_STATUS_CODE, record.status);
-        }
-        spans.client.end(end);
-      }
-      const { server, events } = spans;
-      if (server.isRecording()) {
-        events.sync(record, end);
-        server.updateName(spanName(record));
-        server.setAttributes(finalServerAttributes(record));
-        if (events.dropped > 0) server.setAttribute(A.ATTR_GATEWAY_EVENTS_DROPPED, events.dropped);
-        if (failed) server.setStatus({ code: SpanStatusCode.ERROR, message: record.error?.message ?? errorType(record) });
-      }
-      server.end(end);
+      const state = open(exchange);
+      state.endMs = epochMs();
+      if (!state.events) return; // not sampled
+      state.events.sync(exchange.record, state.endMs);
+      processor.onEnd(new ServerSpanView(source, exchange.record, state));
+      if (state.client) processor.onEnd(new ClientSpanView(source, exchange.record, state, state.client));
     },
   };
 }
