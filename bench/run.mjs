@@ -62,6 +62,8 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+blocking)
   --scenarios 1,3    only these scenarios (1-6; 6 = timeout-rescue timing)
+  --rounds N         rounds of the unary scenarios and of paced SSE (default 3, quick 1): more rounds,
+                     steadier medians on a noisy machine
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
   --nginx FILE       the nginx binary (default: nginx on PATH or in /usr/sbin)
@@ -82,6 +84,7 @@ function parseArgs(argv) {
     else if (a === '--gateway-cli') o.gatewayCli = path.resolve(argv[++i]);
     else if (a === '--nginx') o.nginx = path.resolve(argv[++i]);
     else if (a === '--render') o.render = path.resolve(argv[++i]);
+    else if (a === '--rounds') o.rounds = Number(argv[++i]);
     else if (a === '--with') o.with = argv[++i].split(',').map((x) => x.trim()).filter(Boolean);
     else if (a === '--help' || a === '-h') { console.log(HELP); process.exit(0); }
     else { console.error(`unknown option ${a}\n${HELP}`); process.exit(2); }
@@ -205,7 +208,11 @@ async function main() {
     log(`wrote ${path.relative(process.cwd(), md)}`);
     return;
   }
-  const S = opts.quick ? QUICK : FULL;
+  const S = { ...(opts.quick ? QUICK : FULL) };
+  if (opts.rounds !== undefined) {
+    if (!Number.isInteger(opts.rounds) || opts.rounds < 1) throw new Error('--rounds needs a whole number ≥ 1');
+    S.rounds = opts.rounds;
+  }
   const scenarios = new Set(opts.scenarios ?? [1, 2, 3, 4, 5, 6]);
   const filtered = Boolean(opts.paths || opts.scenarios);
   const writeMain = opts.write || (!opts.quick && !filtered);

@@ -49,6 +49,22 @@ export const GATEWAY_VARIANTS = [
     },
   },
   {
+    // For operators: tracing with the ratio sampler many production set-ups use (10 % of new
+    // traces). Not the target row, which samples everything; run with --with gateway+tracing-10pct.
+    name: 'gateway+tracing-10pct',
+    label: 'gateway, tracing exporter on, 10 % of traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1)',
+    optional: true,
+    config: {},
+    otlpSink: true,
+    env: (ctx) => ({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl,
+      OTEL_BSP_SCHEDULE_DELAY: '1000',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    }),
+  },
+  {
     // What inspection costs (issue: "the gateway with and without it"): a plain proxy otherwise.
     name: 'gateway-no-inspection',
     label: 'gateway, inspection off (inspection.enabled: false): the same proxy without decoding',

@@ -40,6 +40,11 @@ const TARGETS = [
     value: (r, p) => ratio(med(r, 's3_burst', p, 'eventsPerSec'), med(r, 's3_burst', 'direct', 'eventsPerSec')) },
   { id: 's3-delay', scenario: 's3_paced', field: 'delayP99ms', text: 'SSE added per-event delay p99 ≤ 2 ms (scenario 3, paced)', op: '<=', threshold: 2, unit: ' ms',
     value: (r, p) => diff(med(r, 's3_paced', p, 'delayP99ms'), med(r, 's3_paced', 'direct', 'delayP99ms')) },
+  // What telemetry costs (issue 5): the gateway with metrics and tracing on against the same
+  // gateway with both off, paired round by round (the paths alternate within a round, so the
+  // machine's slow moments hit both) and the median taken.
+  { id: 's1-telemetry', scenario: 's1_throughput', field: 'rps', text: 'metrics + tracing cost ≤ 10 % of unary throughput vs telemetry off (scenario 1, paired rounds)', op: '<=', threshold: 10, unit: ' %', only: 'gateway+tracing',
+    value: (r, p) => pairedCostPercent(r, 's1_throughput', p, 'gateway-no-metrics', 'rps') },
   { id: 's5-unary-rss', scenario: 's5_unary', field: 'rssPeakMB', text: 'large unary body: peak RSS grows by ≤ 50 MB (scenario 5)', op: '<=', threshold: 50, unit: ' MB',
     value: (r, p) => worst(r, 's5_unary', p, 'rssGrowthMB') },
   { id: 's5-sse-rss', scenario: 's5_sse', field: 'rssPeakMB', text: 'large SSE stream: peak RSS grows by ≤ 50 MB (scenario 5)', op: '<=', threshold: 50, unit: ' MB',
@@ -60,6 +65,22 @@ function spread(results, key, field) {
   return worstRatio;
 }
 
+/** Median over rounds of (1 − path/reference) × 100: throughput lost against the reference. */
+function pairedCostPercent(results, key, path, reference, field) {
+  const a = results.scenarios[key]?.byPath?.[path]?.rounds ?? [];
+  const b = results.scenarios[key]?.byPath?.[reference]?.rounds ?? [];
+  const costs = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]?.[field];
+    const y = b[i]?.[field];
+    if (!a[i]?.error && !b[i]?.error && typeof x === 'number' && typeof y === 'number' && y > 0) costs.push((1 - x / y) * 100);
+  }
+  if (costs.length === 0) return null;
+  costs.sort((m, n) => m - n);
+  const mid = costs.length >> 1;
+  return costs.length % 2 ? costs[mid] : (costs[mid - 1] + costs[mid]) / 2;
+}
+
 function diff(a, b) {
   return typeof a === 'number' && typeof b === 'number' ? a - b : null;
 }
@@ -69,6 +90,7 @@ export function evaluateTargets(results) {
   const proxies = results.paths.filter((p) => p.kind !== 'direct');
   for (const t of TARGETS) {
     for (const p of proxies) {
+      if (t.only && p.name !== t.only) continue;
       const row = { id: t.id, text: t.text, scenario: t.scenario, field: t.field, path: p.name, primary: p.kind === 'gateway', threshold: t.threshold, op: t.op, value: null, met: null, valueText: '' };
       if (!p.available) {
         row.valueText = p.reason ?? 'not available';

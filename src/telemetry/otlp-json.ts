@@ -21,6 +21,9 @@ export const OtlpJsonSpanSerializer: ISerializer<ReadableSpan[], IExportTraceSer
   deserializeResponse: (data) => JsonTraceSerializer.deserializeResponse(data),
 };
 
+/** Batches are encoded one at a time (export is synchronous up to the socket write). */
+const writer = new JsonWriter(256 * 1024);
+
 /** An ExportTraceServiceRequest: spans grouped by resource, then by instrumentation scope. */
 export function exportRequestJson(spans: readonly ReadableSpan[]): Uint8Array {
   const byResource = new Map<ReadableSpan['resource'], Map<string, ReadableSpan[]>>();
@@ -33,7 +36,7 @@ export function exportRequestJson(spans: readonly ReadableSpan[]): Uint8Array {
     if (list) list.push(span);
     else scopes.set(key, [span]);
   }
-  const w = new JsonWriter(spans.length * 1200 + 1024);
+  const w = writer.reset();
   w.literal('{"resourceSpans":[');
   let firstResource = true;
   for (const [resource, scopes] of byResource) {

@@ -4,7 +4,7 @@
  * the upstream header list, and give the access log the trace id of an exchange.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Context, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
 import { TRACE_PARENT_HEADER, TRACE_STATE_HEADER, W3CTraceContextPropagator, parseTraceParent } from '@opentelemetry/core';
 import type { Exchange } from '../proxy/exchange.js';
 
@@ -15,13 +15,10 @@ const incomingGetter: TextMapGetter<IncomingHttpHeaders> = {
   get: (carrier, key) => carrier[key],
 };
 
-/** The upstream header list is flat: [name, value, name, value, …] (undici's raw form). */
-const upstreamSetter: TextMapSetter<string[]> = {
-  set: (carrier, key, value) => carrier.push(key, value),
-};
-
 /** The caller's trace context (ROOT_CONTEXT when it sent none or an invalid one). */
 export function extractIncoming(headers: IncomingHttpHeaders): Context {
+  // Most callers send none: skip the propagator's context copies then.
+  if (headers[TRACE_PARENT_HEADER] === undefined) return ROOT_CONTEXT;
   return propagator.extract(ROOT_CONTEXT, headers, incomingGetter);
 }
 
@@ -30,11 +27,16 @@ export function extractIncoming(headers: IncomingHttpHeaders): Context {
  * parent is the gateway's client span, not the caller's span (W3C Trace Context §3).
  */
 export function injectUpstream(headers: string[], span: SpanContext): void {
+  // The list is flat, [name, value, name, value, …] (undici's raw form); names keep the caller's case.
   for (let i = headers.length - 2; i >= 0; i -= 2) {
-    const name = headers[i]!.toLowerCase();
-    if (name === TRACE_PARENT_HEADER || name === TRACE_STATE_HEADER) headers.splice(i, 2);
+    const name = headers[i]!;
+    if (name.length !== TRACE_PARENT_HEADER.length && name.length !== TRACE_STATE_HEADER.length) continue;
+    const lower = name.toLowerCase();
+    if (lower === TRACE_PARENT_HEADER || lower === TRACE_STATE_HEADER) headers.splice(i, 2);
   }
-  propagator.inject(trace.setSpanContext(ROOT_CONTEXT, span), headers, upstreamSetter);
+  // Written as W3CTraceContextPropagator.inject writes them (version 00), without its context objects.
+  headers.push(TRACE_PARENT_HEADER, `00-${span.traceId}-${span.spanId}-0${Number(span.traceFlags || 0).toString(16)}`);
+  if (span.traceState) headers.push(TRACE_STATE_HEADER, span.traceState.serialize());
 }
 
 /** Per-exchange key under which tracing keeps the exchange's trace id (see `traceIdOf`). */

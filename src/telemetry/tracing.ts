@@ -138,7 +138,9 @@ function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, optio
   const key = {};
   const ids = new RandomIdGenerator();
   const decide = sampler(options);
-  const epochMs = () => performance.timeOrigin + performance.now();
+  // timeOrigin is a getter into the runtime: read once.
+  const origin = performance.timeOrigin;
+  const epochMs = () => origin + performance.now();
   const traceOf = (exchange: Exchange) => exchange.state.get(key) as ExchangeTrace | undefined;
 
   const open = (exchange: Exchange): ExchangeTrace => {
@@ -157,7 +159,7 @@ function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, optio
       traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
       traceState: parent?.traceState,
       // The exchange's own clock reading, so the span starts when the request arrived.
-      startMs: performance.timeOrigin + exchange.startedAtMonotonic,
+      startMs: origin + exchange.startedAtMonotonic,
       endMs: 0,
       urlPath: withoutQuery(exchange.req.url ?? '/'),
       events: sampled ? new SpanEventRecorder(options.limits.eventCount) : undefined,

@@ -6,7 +6,8 @@ import type { RunningGateway } from '../../src/gateway.js';
 import type { ExchangeObserver } from '../../src/proxy/exchange.js';
 import { createTracing } from '../../src/telemetry/tracing.js';
 import { extractIncoming, injectUpstream, traceIdOf } from '../../src/telemetry/trace-context.js';
-import { trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, TraceFlags, defaultTextMapSetter, trace } from '@opentelemetry/api';
+import { TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { fakeExchange, record } from './support/records.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -19,6 +20,21 @@ describe('W3C trace context helpers', () => {
     const headers = ['Traceparent', PARENT, 'a2a-version', '1.0', 'tracestate', 'vendor=1'];
     injectUpstream(headers, { ...ctx, spanId: 'aaaaaaaaaaaaaaaa' });
     expect(headers).toEqual(['a2a-version', '1.0', 'traceparent', `00-${TRACE}-aaaaaaaaaaaaaaaa-01`, 'tracestate', 'vendor=1']);
+  });
+
+  it('writes the same headers as the SDK propagator, sampled or not, with or without tracestate', () => {
+    const propagator = new W3CTraceContextPropagator();
+    for (const traceFlags of [TraceFlags.NONE, TraceFlags.SAMPLED]) {
+      for (const traceState of [undefined, new TraceState('a=1,b=2')]) {
+        const span = { traceId: TRACE, spanId: 'bbbbbbbbbbbbbbbb', traceFlags, traceState };
+        const ours: string[] = ['x-other', '1'];
+        injectUpstream(ours, span);
+        const sdk: Record<string, string> = {};
+        propagator.inject(trace.setSpanContext(ROOT_CONTEXT, span), sdk, defaultTextMapSetter);
+        expect(Object.fromEntries(ours.reduce<string[][]>((pairs, v, i) => (i % 2 ? pairs : [...pairs, [v, ours[i + 1]!]]), []))).toEqual({ 'x-other': '1', ...sdk });
+      }
+    }
+    expect(extractIncoming({})).toBe(ROOT_CONTEXT);
   });
 
   it('gives the caller trace id for logs when the gateway does not trace, and none for garbage', () => {
