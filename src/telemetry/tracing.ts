@@ -8,9 +8,8 @@
  * The request path does as little as it can: honour the caller's `traceparent`, ask the SDK's
  * sampler, draw ids with the SDK's generator, stamp times, and (for sampled streams) note span
  * events. The spans themselves are views over the finished exchange record (exchange-spans.ts),
- * handed to the SDK's BatchSpanProcessor and exported by the SDK's OTLP/HTTP transport; their
- * attributes are computed and encoded when a batch is exported (otlp-json.ts). bench/RESULTS.md
- * has the cost.
+ * handed to the SDK's BatchSpanProcessor and OTLP/HTTP exporter; their attributes are computed
+ * when a batch is exported. bench/RESULTS.md has the cost.
  *
  * No global OpenTelemetry state is registered: contexts are passed explicitly, so several
  * gateways (tests) can trace side by side and nothing else in the process is affected.
@@ -28,16 +27,13 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { createOtlpHttpExportDelegate, httpAgentFactoryFromOptions } from '@opentelemetry/otlp-exporter-base/node-http';
-import { TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { Exchange, ExchangeObserver } from '../proxy/exchange.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
 import { SpanEventRecorder, spanName } from './span-facts.js';
 import { ClientSpanView, ServerSpanView, type ExchangeTrace, type SpanSource } from './exchange-spans.js';
-import { OtlpJsonSpanSerializer } from './otlp-json.js';
 import * as A from './span-attributes.js';
 
 export interface Tracing {
@@ -82,25 +78,17 @@ export function createTracing(options: TracingOptions | undefined, deps: Tracing
   };
 }
 
-/** The SDK's OTLP/HTTP exporter (transport, retries, timeout, gzip, concurrency) with our JSON encoder. */
+type ExporterConfig = NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>;
+
+/** The SDK's OTLP/HTTP exporter (JSON encoding, transport, retries, timeout, gzip, concurrency). */
 function otlpExporter(options: TracingOptions, deps: TracingDeps): SpanExporter {
-  const headers = { ...options.headers, 'Content-Type': 'application/json' };
-  const delegate = createOtlpHttpExportDelegate(
-    {
-      url: options.url,
-      headers: async () => headers,
-      timeoutMillis: options.timeoutMs > 0 ? options.timeoutMs : 10_000,
-      concurrencyLimit: 30,
-      compression: options.compression,
-      agentFactory: httpAgentFactoryFromOptions({ keepAlive: true }),
-      userAgent: `a2a-gateway/${deps.serviceVersion ?? 'dev'}`,
-    },
-    OtlpJsonSpanSerializer,
-    'otlp_http_span_exporter',
-    TraceExporterMetricsHelper,
-    undefined,
-  );
-  return new OTLPExporterBase(delegate);
+  return new OTLPTraceExporter({
+    url: options.url,
+    headers: { ...options.headers },
+    timeoutMillis: options.timeoutMs,
+    compression: options.compression as ExporterConfig['compression'],
+    userAgent: `a2a-gateway/${deps.serviceVersion ?? 'dev'}`,
+  });
 }
 
 function sampler(options: TracingOptions): Sampler {
