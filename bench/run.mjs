@@ -19,10 +19,14 @@ import {
 } from './lib/payloads.mjs';
 import { directPath, nginxPath, nodePath, gatewayPath, GATEWAY_VARIANTS, benchDir, repoDir, gatewayCli } from './lib/paths.mjs';
 import {
-  unaryThroughput, unaryLatency, unaryWarmup, sseBurst, ssePaced, sseFanIn, largeUnary, largeSse,
+  unaryThroughput, unaryThroughputSideBySide, unaryLatency, unaryWarmup, sseBurst, ssePaced, sseFanIn, largeUnary, largeSse,
 } from './lib/measure.mjs';
 import { openStream } from './lib/sse-client.mjs';
 import { medianOfRounds } from './lib/stats.mjs';
+
+/** Scenario 7: telemetry variants, each measured side by side with the gateway without telemetry. */
+const TELEMETRY_REFERENCE = 'gateway-no-metrics';
+const TELEMETRY_VARIANTS = ['gateway', 'gateway+tracing', 'gateway+tracing-10pct'];
 import { measureUpgradeTiming } from './lib/upgrade-timing.mjs';
 import { evaluateTargets, renderMarkdown } from './lib/report.mjs';
 import { summariseProfile, formatSummary } from './profile-summary.mjs';
@@ -39,6 +43,7 @@ const FULL = {
   fanin: { rounds: 2, streams: 1000, intervalMs: 1500, eventsPerStream: 6, eventBytes: 512 },
   large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
   upgrade: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
+  telemetry: { rounds: 7 },
   profile: { durationS: 3 },
 };
 
@@ -51,6 +56,7 @@ const QUICK = {
   fanin: { rounds: 1, streams: 200, intervalMs: 1000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
   upgrade: { sends: 8, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
+  telemetry: { rounds: 1 },
   profile: { durationS: 3 },
 };
 
@@ -61,9 +67,9 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+blocking)
-  --scenarios 1,3    only these scenarios (1-6; 6 = timeout-rescue timing)
-  --rounds N         rounds of the unary scenarios and of paced SSE (default 3, quick 1): more rounds,
-                     steadier medians on a noisy machine
+  --scenarios 1,3    only these scenarios (1-7; 6 = timeout-rescue timing, 7 = telemetry cost side by side)
+  --rounds N         rounds of the unary scenarios, paced SSE and scenario 7 (default 3, 7 for
+                     scenario 7; quick 1): more rounds, steadier medians on a noisy machine
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
   --nginx FILE       the nginx binary (default: nginx on PATH or in /usr/sbin)
@@ -212,8 +218,9 @@ async function main() {
   if (opts.rounds !== undefined) {
     if (!Number.isInteger(opts.rounds) || opts.rounds < 1) throw new Error('--rounds needs a whole number ≥ 1');
     S.rounds = opts.rounds;
+    S.telemetry = { rounds: opts.rounds };
   }
-  const scenarios = new Set(opts.scenarios ?? [1, 2, 3, 4, 5, 6]);
+  const scenarios = new Set(opts.scenarios ?? [1, 2, 3, 4, 5, 6, 7]);
   const filtered = Boolean(opts.paths || opts.scenarios);
   const writeMain = opts.write || (!opts.quick && !filtered);
   const doProfile = opts.profile ?? (!opts.quick && !filtered);
@@ -365,6 +372,40 @@ then run the benchmark again.`);
         url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`, body: reqBody, rate: S.unary.latencyRate, connections: S.unary.latencyConnections,
         durationS: S.unary.latencyDurationS, pid: p.pid,
       }));
+    }
+
+    // ---- scenario 7: what telemetry costs, side by side ------------------------------------
+    // The gateway with metrics and tracing off and a telemetry variant take load at the same
+    // time (half the connections each), so both see the same machine; rounds repeat that.
+    if (scenarios.has(7)) {
+      const reference = paths.find((p) => p.name === TELEMETRY_REFERENCE);
+      const variants = paths.filter((p) => TELEMETRY_VARIANTS.includes(p.name));
+      if (!reference || variants.length === 0) {
+        log(`scenario 7: needs ${TELEMETRY_REFERENCE} and one of ${TELEMETRY_VARIANTS.join(', ')}; skipped`);
+      } else {
+        log(`scenario 7: telemetry cost, each variant side by side with ${reference.name}`);
+        const sc7 = (results.scenarios.s7_side_by_side = { reference: reference.name, connections: S.unary.connections / 2, durationS: S.unary.durationS, byPath: {} });
+        const url = (p) => `${p.agentUrl('small')}/a2a/jsonrpc`;
+        for (const p of [reference, ...variants]) await unaryWarmup({ url: url(p), body: reqBody, durationS: S.warmupS });
+        for (let r = 0; r < S.telemetry.rounds; r++) {
+          for (const p of variants) {
+            const slot = (sc7.byPath[p.name] ??= { rounds: [] });
+            try {
+              const [ref, v] = await unaryThroughputSideBySide([reference, p].map((x) => ({ url: url(x), pid: x.pid })), {
+                body: reqBody, connections: S.unary.connections / 2, durationS: S.unary.durationS,
+              });
+              const round = { rps: v.rps, referenceRps: ref.rps, rpsRatio: v.rps / ref.rps, cpuPer10k: v.cpuPer10k, referenceCpuPer10k: ref.cpuPer10k,
+                cpuRatio: v.cpuPer10k && ref.cpuPer10k ? v.cpuPer10k / ref.cpuPer10k : null, errors: v.errors + ref.errors };
+              slot.rounds.push(round);
+              log(`  [s7 r${r + 1}] ${p.name} ${Math.round(v.rps)} req/s vs ${Math.round(ref.rps)} (${round.rpsRatio.toFixed(3)}×), CPU per request ${round.cpuRatio?.toFixed(3) ?? '—'}×, errors ${round.errors}`);
+            } catch (err) {
+              slot.rounds.push({ error: err.message });
+              log(`  [s7 r${r + 1}] ${p.name} failed: ${err.message}`);
+            }
+          }
+        }
+        for (const slot of Object.values(sc7.byPath)) slot.median = medianOfRounds(slot.rounds.filter((x) => x && !x.error));
+      }
     }
 
     // ---- scenario 3: one long stream ------------------------------------------------------

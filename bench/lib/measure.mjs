@@ -58,6 +58,23 @@ export async function unaryThroughput({ url, body, connections, durationS, pid, 
 }
 
 /**
+ * Closed-loop throughput against several paths at the same time, `connections` each: every path
+ * sees the same moments of a noisy machine, so their ratio is steadier than that of runs taken
+ * one after the other.
+ */
+export async function unaryThroughputSideBySide(targets, { body, connections, durationS }) {
+  const cpu0 = targets.map((t) => readCpuSeconds(t.pid));
+  const t0 = monoMs();
+  const runs = await Promise.all(targets.map((t) => autocannon(acOptions(t.url, body, { connections, duration: durationS }))));
+  const elapsedS = (monoMs() - t0) / 1000;
+  return runs.map((r, i) => {
+    const cpu = cpuDelta(targets[i].pid, cpu0[i]);
+    const ok = r['2xx'];
+    return { rps: r.requests.total / elapsedS, requests: r.requests.total, ok, errors: r.errors + r.non2xx + r.timeouts, cpuPer10k: cpu !== null && ok > 0 ? (cpu * 10000) / ok : null };
+  });
+}
+
+/**
  * Latency at a fixed moderate rate. autocannon's rate limiter hands each connection its
  * per-second quota at the top of each second, which the connection then sends back to back;
  * with few connections that means little queueing, so the samples show the path's own latency.
