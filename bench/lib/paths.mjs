@@ -65,6 +65,15 @@ export const GATEWAY_VARIANTS = [
     }),
   },
   {
+    // The same exporter sending http/protobuf instead of http/json (run with --with).
+    name: 'gateway+tracing-protobuf',
+    label: 'gateway, tracing exporter on, OTLP/HTTP protobuf (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)',
+    optional: true,
+    config: {},
+    otlpSink: true,
+    env: (ctx) => ({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }),
+  },
+  {
     // What inspection costs (issue: "the gateway with and without it"): a plain proxy otherwise.
     name: 'gateway-no-inspection',
     label: 'gateway, inspection off (inspection.enabled: false): the same proxy without decoding',

@@ -19,9 +19,15 @@ export type SamplerName =
 
 const SAMPLERS: readonly SamplerName[] = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
 
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json'];
+
 export interface TracingOptions {
   /** Full OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces. */
   readonly url: string;
+  /** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL; default http/json. */
+  readonly protocol: OtlpProtocol;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly compression: 'gzip' | 'none';
@@ -69,13 +75,17 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
   for (const e of exporters) if (e !== 'otlp') warnings.push(`OTEL_TRACES_EXPORTER "${e}" is not supported; only otlp is`);
   if (exporters.length > 0 && !exporters.includes('otlp')) return { options: undefined, warnings };
 
-  const protocol = signal('PROTOCOL') ?? 'http/json';
+  // http/json unless asked otherwise (the JS SDK's OTLP/HTTP exporter default); http/protobuf
+  // sends less than half the bytes.
+  let protocol = (signal('PROTOCOL') ?? 'http/json') as OtlpProtocol | 'grpc';
   if (protocol === 'grpc') {
-    warnings.push('OTLP over gRPC is not supported; tracing is off (use http/json on port 4318)');
+    warnings.push('OTLP over gRPC is not supported; tracing is off (use http/protobuf or http/json on port 4318)');
     return { options: undefined, warnings };
   }
-  // Collectors accept JSON and protobuf on the same OTLP/HTTP endpoint; this exporter sends JSON.
-  if (protocol !== 'http/json') warnings.push(`OTLP protocol "${protocol}" requested; sending http/json to the same endpoint`);
+  if (!PROTOCOLS.includes(protocol)) {
+    warnings.push(`OTLP protocol "${protocol}" is not supported; using http/json`);
+    protocol = 'http/json';
+  }
 
   // A signal-specific endpoint is used as given; the general one gets /v1/traces appended (OTLP spec).
   const url = specific ?? `${(general ?? DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
@@ -99,6 +109,7 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
     warnings,
     options: {
       url,
+      protocol,
       headers: parseKeyPairsIntoRecord(signal('HEADERS')),
       timeoutMs: num('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', num('OTEL_EXPORTER_OTLP_TIMEOUT', 10_000)),
       compression,

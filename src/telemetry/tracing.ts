@@ -27,7 +27,8 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { Exchange, ExchangeObserver } from '../proxy/exchange.js';
 import type { TracingOptions } from './tracing-config.js';
@@ -78,17 +79,18 @@ export function createTracing(options: TracingOptions | undefined, deps: Tracing
   };
 }
 
-type ExporterConfig = NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>;
+type ExporterConfig = NonNullable<ConstructorParameters<typeof OtlpJsonExporter>[0]>;
 
-/** The SDK's OTLP/HTTP exporter (JSON encoding, transport, retries, timeout, gzip, concurrency). */
+/** The SDK's OTLP/HTTP exporter for the chosen encoding (transport, retries, timeout, gzip). */
 function otlpExporter(options: TracingOptions, deps: TracingDeps): SpanExporter {
-  return new OTLPTraceExporter({
+  const config: ExporterConfig = {
     url: options.url,
     headers: { ...options.headers },
     timeoutMillis: options.timeoutMs,
     compression: options.compression as ExporterConfig['compression'],
     userAgent: `a2a-gateway/${deps.serviceVersion ?? 'dev'}`,
-  });
+  };
+  return options.protocol === 'http/json' ? new OtlpJsonExporter(config) : new OtlpProtobufExporter(config);
 }
 
 function sampler(options: TracingOptions): Sampler {

@@ -57,12 +57,19 @@ describe('tracing settings from OTEL_* variables', () => {
     expect(grpc.warnings.join()).toMatch(/gRPC/);
     const odd = tracingOptionsFromEnv({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/thrift',
       OTEL_TRACES_SAMPLER: 'jaeger_remote',
       OTEL_TRACES_SAMPLER_ARG: 'half',
       OTEL_PROPAGATORS: 'b3',
     });
-    expect(odd.options).toMatchObject({ sampler: 'parentbased_always_on', samplerRatio: 1, propagate: false });
+    expect(odd.options).toMatchObject({ protocol: 'http/json', sampler: 'parentbased_always_on', samplerRatio: 1, propagate: false });
     expect(odd.warnings).toHaveLength(4);
+  });
+
+  it('sends http/json unless http/protobuf is asked for, the traces setting first', () => {
+    expect(tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).options?.protocol).toBe('http/json');
+    const proto = tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' });
+    expect(proto.options?.protocol).toBe('http/protobuf');
+    expect(proto.warnings).toEqual([]);
   });
 });

@@ -178,3 +178,39 @@ describe('spans over OTLP/HTTP', () => {
     for (const r of receiver.requests) expect(r).toMatchObject({ path: '/v1/traces', contentType: 'application/json' });
   });
 });
+
+describe('spans over OTLP/HTTP protobuf (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)', () => {
+  it('exports the same spans, as application/x-protobuf', async () => {
+    const protoReceiver = await startOtlpReceiver();
+    const { options } = tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: protoReceiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_SERVICE_NAME: 'gw-proto' });
+    const protoTracing = createTracing(options, { serviceVersion: '9.9.9' });
+    const gw = await startTestGateway({ reviewer: { url: peer.url } }, {}, [protoTracing.observer]);
+    try {
+      const callerTrace = randomUUID().replace(/-/g, '');
+      const since = peer.requests.length;
+      const res = await fetch(`${gw.url}/agents/reviewer/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: `00-${callerTrace}-${callerTrace.slice(0, 16)}-01` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
+        signal: AbortSignal.timeout(5000),
+      });
+      expect(res.status).toBe(200);
+      await res.json();
+      await withDeadline(protoTracing.forceFlush(), 5000, 'span export');
+      const spans = protoReceiver.spans.filter((s) => s.traceId === callerTrace);
+      const server = one(spans, 'server span', (s) => s.kind === SERVER);
+      expect(server).toMatchObject({ name: 'SendMessage', parentSpanId: callerTrace.slice(0, 16), scope: 'a2a-gateway' });
+      expect(server.attributes).toMatchObject({ 'a2a.method.name': 'SendMessage', 'a2a.gateway.kind': 'message', 'gen_ai.agent.name': 'reviewer', 'http.response.status_code': 200 });
+      expect(server.resource).toMatchObject({ 'service.name': 'gw-proto', 'service.version': '9.9.9' });
+      const client = one(spans, 'client span', (s) => s.kind === CLIENT);
+      expect(client.parentSpanId).toBe(server.spanId);
+      expect(client.startNs >= server.startNs && client.endNs <= server.endNs).toBe(true);
+      expect(agentTraceparent(since)).toBe(`00-${callerTrace}-${client.spanId}-01`);
+      for (const r of protoReceiver.requests) expect(r).toMatchObject({ path: '/v1/traces', contentType: 'application/x-protobuf' });
+    } finally {
+      await gw.close();
+      await protoTracing.shutdown();
+      await protoReceiver.close();
+    }
+  });
+});

@@ -1,9 +1,10 @@
 /**
- * A minimal OTLP/HTTP receiver on loopback: accepts JSON export requests on /v1/traces
+ * A minimal OTLP/HTTP receiver on loopback: accepts JSON and protobuf export requests on /v1/traces
  * (https://opentelemetry.io/docs/specs/otlp/#otlphttp) and keeps the spans, flattened.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spansFromProtobuf } from './otlp-protobuf.js';
 
 export interface ReceivedSpan {
   traceId: string;
@@ -53,8 +54,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers });
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !req.headers['content-type']?.startsWith('application/json')) {
+      const type = req.headers['content-type'] ?? '';
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(type.startsWith('application/json') || type.startsWith('application/x-protobuf'))) {
         res.writeHead(415).end();
+        return;
+      }
+      if (type.startsWith('application/x-protobuf')) {
+        spans.push(...spansFromProtobuf(Buffer.concat(chunks)));
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: any[] };
