@@ -116,12 +116,12 @@ function sampler(options: TracingOptions): Sampler {
 }
 
 const NO_ATTRIBUTES = Object.freeze({});
+const NO_LINKS: never[] = [];
 
 function withoutQuery(path: string): string {
   const q = path.indexOf('?');
   return q === -1 ? path : path.slice(0, q);
 }
-const NO_LINKS: never[] = [];
 
 /** The observer: each exchange's ids and times live in `exchange.state` under this observer's key. */
 function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, options: TracingOptions): ExchangeObserver {
