@@ -45,8 +45,15 @@ export interface ErrorFacts {
   readonly message?: string;
 }
 
-/** Member keys of SendMessageResponse / StreamResponse; `msg` is the 0.3 proto name. */
-const MEMBER_KEYS = ['task', 'message', 'msg', 'statusUpdate', 'artifactUpdate'] as const;
+/** Member keys of SendMessageResponse / StreamResponse and what each holds; `msg` is the 0.3 proto name. */
+const MEMBERS: ReadonlyArray<readonly [key: string, kind: PayloadKind]> = [
+  ['task', 'task'],
+  ['message', 'message'],
+  ['msg', 'message'],
+  ['statusUpdate', 'statusUpdate'],
+  ['artifactUpdate', 'artifactUpdate'],
+];
+const MEMBER_KEYS = MEMBERS.map(([key]) => key);
 
 const KIND_VALUES: ReadonlyMap<string, PayloadKind> = new Map([
   ['task', 'task'],
@@ -115,48 +122,19 @@ const reasonOf = (element: Json): unknown => element?.reason;
  */
 export function readPayload(doc: unknown, root: PayloadRoot, binding: 'jsonrpc' | 'rest'): Payload {
   const at = root === '' ? (doc as Json) : (doc as Json)?.result;
-  // Member keys in the order of MEMBER_KEYS: the first present one names the payload.
+  // The first member present names the payload; more than one makes it ambiguous.
   let found: Json;
   let kind: PayloadKind | undefined;
   let members = 0;
-  const task = at?.task;
-  if (isObject(task)) {
+  let legacyMember = false;
+  for (const [key, memberKind] of MEMBERS) {
+    const member = at?.[key];
+    if (!isObject(member)) continue;
     members++;
-    found = task;
-    kind = 'task';
-  }
-  const message = at?.message;
-  if (isObject(message)) {
-    members++;
-    if (kind === undefined) {
-      found = message;
-      kind = 'message';
-    }
-  }
-  const msg = at?.msg;
-  const legacyMember = kind === undefined && isObject(msg);
-  if (isObject(msg)) {
-    members++;
-    if (kind === undefined) {
-      found = msg;
-      kind = 'message';
-    }
-  }
-  const statusUpdate = at?.statusUpdate;
-  if (isObject(statusUpdate)) {
-    members++;
-    if (kind === undefined) {
-      found = statusUpdate;
-      kind = 'statusUpdate';
-    }
-  }
-  const artifactUpdate = at?.artifactUpdate;
-  if (isObject(artifactUpdate)) {
-    members++;
-    if (kind === undefined) {
-      found = artifactUpdate;
-      kind = 'artifactUpdate';
-    }
+    if (kind !== undefined) continue;
+    found = member;
+    kind = memberKind;
+    legacyMember = key === 'msg';
   }
   if (kind !== undefined) return describe(found, kind, members > 1, true, legacyMember, binding);
   const kindValue = str(at?.kind);
