@@ -30,49 +30,21 @@ export const GATEWAY_VARIANTS = [
     label: 'gateway (as shipped: default config, tracing exporter off)',
     config: {},
   },
-  {
-    name: 'gateway+tracing',
-    label: 'gateway, tracing exporter on (OTLP/HTTP to a loopback sink)',
-    config: {},
-    otlpSink: true,
-    // Standard OpenTelemetry SDK settings. Batches go out every 1 s instead of every 5 s so the
-    // probe below sees an export quickly; under load they go out on size (512 spans) anyway.
-    env: (ctx) => ({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000' }),
-    async probe(ctx) {
-      const deadline = Date.now() + 4000;
-      while (Date.now() < deadline) {
-        const s = JSON.parse((await httpRequest(`${ctx.otlpSinkUrl}/stats`)).body);
-        if (s.requests > 0) return;
-        await sleep(200);
-      }
-      throw new Error('tracing exporter not active in this build (no OTLP export reached the sink within 4 s of traffic)');
-    },
-  },
-  {
-    // For operators: tracing with the ratio sampler many production set-ups use (10 % of new
-    // traces). Not the target row, which samples everything; run with --with gateway+tracing-10pct.
+  tracingVariant({ name: 'gateway+tracing', label: 'gateway, tracing exporter on (OTLP/HTTP to a loopback sink)' }),
+  // For operators: the ratio sampler many production set-ups use (10 % of new traces). Not the
+  // target row, which samples everything.
+  tracingVariant({
     name: 'gateway+tracing-10pct',
     label: 'gateway, tracing exporter on, 10 % of traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1)',
     optional: true,
-    config: {},
-    otlpSink: true,
-    env: (ctx) => ({
-      OTEL_TRACES_EXPORTER: 'otlp',
-      OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl,
-      OTEL_BSP_SCHEDULE_DELAY: '1000',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0.1',
-    }),
-  },
-  {
-    // The same exporter sending http/protobuf instead of http/json (run with --with).
+    env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+  }),
+  tracingVariant({
     name: 'gateway+tracing-protobuf',
     label: 'gateway, tracing exporter on, OTLP/HTTP protobuf (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)',
     optional: true,
-    config: {},
-    otlpSink: true,
-    env: (ctx) => ({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }),
-  },
+    env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+  }),
   {
     // What inspection costs (issue: "the gateway with and without it"): a plain proxy otherwise.
     name: 'gateway-no-inspection',
@@ -97,6 +69,32 @@ export const GATEWAY_VARIANTS = [
     agentConfig: { upgradeBlocking: { enabled: true } },
   },
 ];
+
+/**
+ * A gateway variant exporting traces to the loopback OTLP sink, with standard OpenTelemetry SDK
+ * settings plus `env`. Batches go out every 1 s instead of every 5 s so the probe sees an export
+ * quickly (under load they go out on size, 512 spans, anyway). The probe fails the variant when
+ * no export reaches the sink, rather than measuring a copy of `gateway`.
+ */
+function tracingVariant({ name, label, optional, env = {} }) {
+  return {
+    name,
+    label,
+    ...(optional ? { optional } : {}),
+    config: {},
+    otlpSink: true,
+    env: (ctx) => ({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000', ...env }),
+    async probe(ctx) {
+      const deadline = Date.now() + 4000;
+      while (Date.now() < deadline) {
+        const s = JSON.parse((await httpRequest(`${ctx.otlpSinkUrl}/stats`)).body);
+        if (s.requests > 0) return;
+        await sleep(200);
+      }
+      throw new Error('tracing exporter not active in this build (no OTLP export reached the sink within 4 s of traffic)');
+    },
+  };
+}
 
 /** The harness's environment without OTEL_* settings. */
 function baseEnv() {

@@ -1,6 +1,6 @@
 // Targets and the RESULTS.md rendering. Numbers are reported, never asserted: a missed target
 // is written down plainly, it does not fail the run.
-import { ratio } from './stats.mjs';
+import { median, ratio } from './stats.mjs';
 import { formatSummary } from '../profile-summary.mjs';
 
 const med = (results, key, path, field) => results.scenarios[key]?.byPath?.[path]?.median?.[field] ?? null;
@@ -79,10 +79,7 @@ function pairedCostPercent(results, key, path, reference, field) {
     const y = b[i]?.[field];
     if (!a[i]?.error && !b[i]?.error && typeof x === 'number' && typeof y === 'number' && y > 0) costs.push((1 - x / y) * 100);
   }
-  if (costs.length === 0) return null;
-  costs.sort((m, n) => m - n);
-  const mid = costs.length >> 1;
-  return costs.length % 2 ? costs[mid] : (costs[mid - 1] + costs[mid]) / 2;
+  return median(costs);
 }
 
 function diff(a, b) {
