@@ -104,13 +104,16 @@ abstract class ExchangeSpanView implements ReadableSpan {
   }
 
   get attributes(): Attributes {
-    this.limited ??= limitAttributes(this.computeAttributes(), this.source.limits);
-    return this.limited.attributes;
+    return this.limitedAttributes().attributes;
   }
 
   get droppedAttributesCount(): number {
-    this.limited ??= limitAttributes(this.computeAttributes(), this.source.limits);
-    return this.limited.dropped;
+    return this.limitedAttributes().dropped;
+  }
+
+  /** Computed once, when the exporter first reads the span. */
+  private limitedAttributes(): { attributes: Attributes; dropped: number } {
+    return (this.limited ??= limitAttributes(this.computeAttributes(), this.source.limits));
   }
 }
 

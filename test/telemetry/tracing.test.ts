@@ -173,9 +173,31 @@ describe('spans over OTLP/HTTP', () => {
     for (const line of logged) expect(servers.map((s) => s.traceId), line.path).toContain(line.traceId);
   });
 
-  it('exports as OTLP/HTTP JSON to {endpoint}/v1/traces', () => {
+  it('follows an unsampled caller: nothing exported, the agent gets the gateway span id with flags 00', async () => {
+    const callerTrace = randomUUID().replace(/-/g, '');
+    const since = peer.requests.length;
+    const res = await fetch(`${gateway.url}/agents/reviewer/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: `00-${callerTrace}-${callerTrace.slice(0, 16)}-00` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(res.status).toBe(200);
+    await res.json();
+    const spans = await flushed();
+    expect(spans.filter((s) => s.traceId === callerTrace)).toEqual([]);
+    const sent = agentTraceparent(since)!;
+    expect(sent).toMatch(new RegExp(`^00-${callerTrace}-[0-9a-f]{16}-00$`));
+    expect(sent.split('-')[2]).not.toBe(callerTrace.slice(0, 16));
+    expect(logged.at(-1)?.traceId).toBe(callerTrace);
+  });
+
+  it('exports as OTLP/HTTP JSON to {endpoint}/v1/traces, introducing itself', () => {
     expect(receiver.requests.length).toBeGreaterThan(0);
-    for (const r of receiver.requests) expect(r).toMatchObject({ path: '/v1/traces', contentType: 'application/json' });
+    for (const r of receiver.requests) {
+      expect(r).toMatchObject({ path: '/v1/traces', contentType: 'application/json' });
+      expect(r.headers['user-agent']).toMatch(/^a2a-gateway\/9\.9\.9 OTel-OTLP-Exporter-JavaScript\//);
+    }
   });
 });
 
