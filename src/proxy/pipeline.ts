@@ -3,7 +3,8 @@
  *   1. find the agent (unknown → 404 in the caller's protocol)
  *   2. open the exchange record
  *   3. agent card? → answer from the card cache, rewritten
- *   4. read the start of the body (the whole of a normal A2A request) and sniff its protocol
+ *   4. read the start of the body (the whole of a normal A2A request) and sniff its protocol;
+ *      observers see the upstream headers last (tracing adds `traceparent`)
  *   5. a blocking SendMessage to an agent with `upgradeBlocking` → the timeout rescue (upgrade/)
  *   6. else forward, relaying the response as it arrives (extended cards rewritten)
  *   7. the exchange finishes when the response body ends, aborts or errors (forward.ts)

@@ -176,7 +176,7 @@ function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, optio
     onFinish(exchange) {
       const state = open(exchange);
       state.endMs = epochMs();
-      if (!state.events) return; // not sampled
+      if (!state.events) return; // only sampled exchanges have a recorder, and spans
       state.events.sync(exchange.record, state.endMs);
       processor.onEnd(new ServerSpanView(source, exchange.record, state));
       if (state.client) processor.onEnd(new ClientSpanView(source, exchange.record, state, state.client));
