@@ -63,19 +63,25 @@ function agentTraceparent(since: number): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A JSON-RPC question through `gatewayUrl` carrying the caller's `traceparent`; the answer. */
+async function askWithTraceparent(gatewayUrl: string, traceparent: string, messageId = randomUUID(), tracestate?: string) {
+  const res = await fetch(`${gatewayUrl}/agents/reviewer/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent, ...(tracestate ? { tracestate } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
+    signal: AbortSignal.timeout(5000),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { result: { message: { messageId: string; contextId: string } } };
+}
+
 describe('spans over OTLP/HTTP', () => {
   it('a message exchange continues the caller trace: server span, client span, traceparent to the agent', async () => {
     const callerTrace = randomUUID().replace(/-/g, '');
     const callerSpan = callerTrace.slice(0, 16);
     const messageId = randomUUID();
     const since = peer.requests.length;
-    const res = await fetch(`${gateway.url}/agents/reviewer/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: `00-${callerTrace}-${callerSpan}-01`, tracestate: 'caller=1' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
-      signal: AbortSignal.timeout(5000),
-    });
-    const answer = (await res.json()) as { result: { message: { messageId: string; contextId: string } } };
+    const answer = await askWithTraceparent(gateway.url, `00-${callerTrace}-${callerSpan}-01`, messageId, 'caller=1');
     const spans = (await flushed()).filter((s) => s.traceId === callerTrace);
 
     const server = one(spans, 'server span', (s) => s.kind === SERVER);
@@ -176,14 +182,7 @@ describe('spans over OTLP/HTTP', () => {
   it('follows an unsampled caller: nothing exported, the agent gets the gateway span id with flags 00', async () => {
     const callerTrace = randomUUID().replace(/-/g, '');
     const since = peer.requests.length;
-    const res = await fetch(`${gateway.url}/agents/reviewer/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: `00-${callerTrace}-${callerTrace.slice(0, 16)}-00` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
-      signal: AbortSignal.timeout(5000),
-    });
-    expect(res.status).toBe(200);
-    await res.json();
+    await askWithTraceparent(gateway.url, `00-${callerTrace}-${callerTrace.slice(0, 16)}-00`);
     const spans = await flushed();
     expect(spans.filter((s) => s.traceId === callerTrace)).toEqual([]);
     const sent = agentTraceparent(since)!;
@@ -210,14 +209,7 @@ describe('spans over OTLP/HTTP protobuf (OTEL_EXPORTER_OTLP_PROTOCOL=http/protob
     try {
       const callerTrace = randomUUID().replace(/-/g, '');
       const since = peer.requests.length;
-      const res = await fetch(`${gw.url}/agents/reviewer/a2a/jsonrpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: `00-${callerTrace}-${callerTrace.slice(0, 16)}-01` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
-        signal: AbortSignal.timeout(5000),
-      });
-      expect(res.status).toBe(200);
-      await res.json();
+      await askWithTraceparent(gw.url, `00-${callerTrace}-${callerTrace.slice(0, 16)}-01`);
       await withDeadline(protoTracing.forceFlush(), 5000, 'span export');
       const spans = protoReceiver.spans.filter((s) => s.traceId === callerTrace);
       const server = one(spans, 'server span', (s) => s.kind === SERVER);
