@@ -8,17 +8,16 @@
  * The views implement the SDK's `ReadableSpan`, the interface every SDK span processor and
  * exporter consumes, so the SDK's BatchSpanProcessor and OTLP exporter handle them unchanged.
  *
- * A view is created once the exchange has finished; the record no longer changes after that. It
- * keeps the record and a few strings, never the request or response objects, so a queued span
- * holds on to little memory.
+ * A view is made from a `FinishedExchange`: the record and the trace's ids, times and span events,
+ * all plain data. That is what crosses from the request thread to the export thread
+ * (export-thread.ts), by structured clone; the views are built on the export thread.
  */
-import { SpanKind, SpanStatusCode, type Attributes, type AttributeValue, type HrTime, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, createTraceState, type Attributes, type AttributeValue, type HrTime, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
 import { hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import type { InstrumentationScope } from '@opentelemetry/core';
-import type { ExchangeRecord } from '../proxy/exchange.js';
-import { addServerAttributes, errorType, spanName, type SpanEventRecorder } from './span-facts.js';
+import { addServerAttributes, errorType, spanName, type SpanRecord } from './span-facts.js';
 import * as A from './span-attributes.js';
 
 /** OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT and OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, as the SDK applies them. */
@@ -43,22 +42,41 @@ export interface ClientCall {
   readonly path: string;
 }
 
-/** The ids and clock readings tracing keeps for one exchange (epoch milliseconds, fractional). */
+/** The caller's span, when its `traceparent` was honoured. */
+export interface RemoteParent {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly traceFlags: number;
+  /** Its `tracestate`, serialized. */
+  readonly traceState: string | undefined;
+}
+
+/**
+ * An exchange's trace once it has finished: ids, clock readings (epoch milliseconds, fractional)
+ * and span events. Plain data only, so it survives a structured clone to the export thread.
+ */
 export interface ExchangeTrace {
   readonly traceId: string;
   readonly serverSpanId: string;
-  /** The caller's span, when its `traceparent` was honoured. */
-  readonly parent: SpanContext | undefined;
+  readonly parent: RemoteParent | undefined;
   readonly traceFlags: number;
-  readonly traceState: SpanContext['traceState'];
+  /** The `tracestate` the spans carry (the caller's), serialized. */
+  readonly traceState: string | undefined;
   readonly startMs: number;
+  readonly endMs: number;
   /** The request's path (no query), for `url.path`. */
   readonly urlPath: string;
   /** Set when the request went to the agent. */
-  client?: ClientCall;
-  endMs: number;
-  /** Only for sampled exchanges. */
-  readonly events: SpanEventRecorder | undefined;
+  readonly client: ClientCall | undefined;
+  readonly events: TimedEvent[];
+  /** Span events not recorded because of the per-span cap. */
+  readonly eventsDropped: number;
+}
+
+/** What the export thread receives for each sampled exchange. */
+export interface FinishedExchange {
+  readonly record: SpanRecord;
+  readonly trace: ExchangeTrace;
 }
 
 const UNSET: SpanStatus = { code: SpanStatusCode.UNSET };
@@ -76,16 +94,26 @@ abstract class ExchangeSpanView implements ReadableSpan {
   readonly instrumentationScope: InstrumentationScope;
   private limited: { attributes: Attributes; dropped: number } | undefined;
 
+  protected readonly record: SpanRecord;
+  protected readonly ids: ExchangeTrace;
+
   protected constructor(
     protected readonly source: SpanSource,
-    protected readonly record: ExchangeRecord,
-    protected readonly ids: ExchangeTrace,
+    finished: FinishedExchange,
     startMs: number,
   ) {
+    this.record = finished.record;
+    this.ids = finished.trace;
     this.resource = source.resource;
     this.instrumentationScope = source.instrumentationScope;
     this.startTime = millisToHrTime(startMs);
-    this.endTime = millisToHrTime(Math.max(startMs, ids.endMs));
+    this.endTime = millisToHrTime(Math.max(startMs, this.ids.endMs));
+  }
+
+  /** A span of this exchange's trace with the given id. */
+  protected context(spanId: string): SpanContext {
+    const ids = this.ids;
+    return { traceId: ids.traceId, spanId, traceFlags: ids.traceFlags, traceState: ids.traceState === undefined ? undefined : createTraceState(ids.traceState) };
   }
 
   abstract spanContext(): SpanContext;
@@ -121,24 +149,26 @@ abstract class ExchangeSpanView implements ReadableSpan {
 export class ServerSpanView extends ExchangeSpanView {
   readonly kind = SpanKind.SERVER;
 
-  constructor(source: SpanSource, record: ExchangeRecord, ids: ExchangeTrace) {
-    super(source, record, ids, ids.startMs);
+  constructor(source: SpanSource, finished: FinishedExchange) {
+    super(source, finished, finished.trace.startMs);
   }
 
   spanContext(): SpanContext {
-    return { traceId: this.ids.traceId, spanId: this.ids.serverSpanId, traceFlags: this.ids.traceFlags, traceState: this.ids.traceState };
+    return this.context(this.ids.serverSpanId);
   }
 
   get parentSpanContext(): SpanContext | undefined {
-    return this.ids.parent;
+    const parent = this.ids.parent;
+    if (!parent) return undefined;
+    return { ...parent, isRemote: true, traceState: parent.traceState === undefined ? undefined : createTraceState(parent.traceState) };
   }
 
   get events(): TimedEvent[] {
-    return this.ids.events?.events ?? NO_EVENTS;
+    return this.ids.events;
   }
 
   get droppedEventsCount(): number {
-    return this.ids.events?.dropped ?? 0;
+    return this.ids.eventsDropped;
   }
 
   get status(): SpanStatus {
@@ -165,21 +195,21 @@ export class ClientSpanView extends ExchangeSpanView {
   readonly events = NO_EVENTS;
   readonly droppedEventsCount = 0;
 
+  /** `client`: the exchange's `trace.client`, for an exchange whose request went to the agent. */
   constructor(
     source: SpanSource,
-    record: ExchangeRecord,
-    ids: ExchangeTrace,
+    finished: FinishedExchange,
     private readonly client: ClientCall,
   ) {
-    super(source, record, ids, client.startMs);
+    super(source, finished, client.startMs);
   }
 
   spanContext(): SpanContext {
-    return { traceId: this.ids.traceId, spanId: this.client.spanId, traceFlags: this.ids.traceFlags, traceState: this.ids.traceState };
+    return this.context(this.client.spanId);
   }
 
   get parentSpanContext(): SpanContext {
-    return { traceId: this.ids.traceId, spanId: this.ids.serverSpanId, traceFlags: this.ids.traceFlags, traceState: this.ids.traceState };
+    return this.context(this.ids.serverSpanId);
   }
 
   get status(): SpanStatus {

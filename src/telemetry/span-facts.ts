@@ -14,14 +14,20 @@ import type { ExchangeRecord, StreamEventKind } from '../proxy/exchange.js';
 import { STREAM_EVENTS } from './labels.js';
 import * as A from './span-attributes.js';
 
+/** What spans read of an exchange's record. */
+export interface SpanRecord extends Pick<ExchangeRecord, 'agent' | 'httpMethod' | 'status' | 'outcome' | 'error' | 'a2a'> {
+  /** Only the rule ids: span events carried the details on the request thread. */
+  readonly findings: readonly { readonly rule: string }[];
+}
+
 /** The span name: the A2A operation (draft convention `{a2a.method.name}`), else the HTTP method. */
-export function spanName(record: ExchangeRecord): string {
+export function spanName(record: SpanRecord): string {
   const op = record.a2a?.operation;
   return op && op !== 'unknown' ? op : record.httpMethod;
 }
 
 /** `error.type`: a gateway failure's reason, else the agent's A2A error, else a 5xx status. */
-export function errorType(record: ExchangeRecord): string | undefined {
+export function errorType(record: SpanRecord): string | undefined {
   if (record.error) return record.error.reason;
   const a2aError = record.a2a?.error;
   if (a2aError) return a2aError.reason ?? (a2aError.code !== undefined ? String(a2aError.code) : 'a2a_error');
@@ -32,7 +38,7 @@ export function errorType(record: ExchangeRecord): string | undefined {
  * Attributes of the server span once the exchange has finished, written into `attrs` (one object
  * per span, built when the span is exported).
  */
-export function addServerAttributes(attrs: Attributes, record: ExchangeRecord): Attributes {
+export function addServerAttributes(attrs: Attributes, record: SpanRecord): Attributes {
   const a2a = record.a2a;
   if (a2a) {
     attrs[A.ATTR_A2A_PROTOCOL_VERSION] = a2a.version;

@@ -21,6 +21,8 @@ export interface TelemetryOptions {
   readonly metrics?: boolean;
   /** Node.js process metrics on /metrics (default true). */
   readonly processMetrics?: boolean;
+  /** Told if span export fails for good (its thread died); traffic is unaffected. */
+  readonly onTracingError?: (error: Error) => void;
 }
 
 export interface Telemetry {
@@ -42,7 +44,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
   const metrics = options.metrics === false ? undefined : createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
-  const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion });
+  const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion, onError: options.onTracingError });
   return {
     observers: [...(tracing.enabled ? [tracing.observer] : []), ...(metrics ? [metrics.observer] : [])],
     tracingEnabled: tracing.enabled,

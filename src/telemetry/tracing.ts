@@ -5,37 +5,33 @@
  * whose id goes to the agent as `traceparent`. Off (an observer with no hooks) when `options` is
  * undefined, so an untraced gateway does no per-request work.
  *
- * The request path does as little as it can: honour the caller's `traceparent`, ask the SDK's
+ * The request thread does as little as it can: honour the caller's `traceparent`, ask the SDK's
  * sampler, draw ids with the SDK's generator, stamp times, and (for sampled streams) note span
- * events. The spans themselves are views over the finished exchange record (exchange-spans.ts),
- * handed to the SDK's BatchSpanProcessor and OTLP/HTTP exporter; their attributes are computed
- * when a batch is exported. bench/RESULTS.md has the cost.
+ * events. When a sampled exchange finishes, its record and trace go to the export thread
+ * (export-thread.ts), which makes the spans (exchange-spans.ts) and runs the SDK's
+ * BatchSpanProcessor and OTLP/HTTP exporter. bench/RESULTS.md has the cost.
  *
  * No global OpenTelemetry state is registered: contexts are passed explicitly, so several
  * gateways (tests) can trace side by side and nothing else in the process is affected.
  */
 import { performance } from 'node:perf_hooks';
-import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, trace, type SpanContext } from '@opentelemetry/api';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BatchSpanProcessor,
   ParentBasedSampler,
   RandomIdGenerator,
   SamplingDecision,
   TraceIdRatioBasedSampler,
   type Sampler,
-  type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { Exchange, ExchangeObserver } from '../proxy/exchange.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
 import { SpanEventRecorder, spanName } from './span-facts.js';
-import { ClientSpanView, ServerSpanView, type ExchangeTrace, type SpanSource } from './exchange-spans.js';
-import * as A from './span-attributes.js';
+import type { ClientCall, RemoteParent } from './exchange-spans.js';
+import { startExportThread, type ExportThread } from './export-thread.js';
+import { packExchange } from './exchange-pack.js';
 
 export interface Tracing {
   readonly enabled: boolean;
@@ -50,47 +46,19 @@ const OFF: Tracing = { enabled: false, observer: {}, shutdown: async () => {}, f
 export interface TracingDeps {
   /** service.version on the resource. */
   readonly serviceVersion?: string;
+  /** Told if the export thread fails (tracing then stops exporting; traffic is unaffected). */
+  readonly onError?: (error: Error) => void;
 }
 
 export function createTracing(options: TracingOptions | undefined, deps: TracingDeps = {}): Tracing {
   if (!options) return OFF;
-  const processor = new BatchSpanProcessor(otlpExporter(options, deps), {
-    scheduledDelayMillis: options.batch.scheduledDelayMs,
-    exportTimeoutMillis: options.batch.exportTimeoutMs,
-    maxQueueSize: options.batch.maxQueueSize,
-    maxExportBatchSize: options.batch.maxExportBatchSize,
-  });
-  const source: SpanSource = {
-    resource: defaultResource().merge(
-      resourceFromAttributes({
-        ...options.resourceAttributes,
-        [A.ATTR_SERVICE_NAME]: options.serviceName,
-        ...(deps.serviceVersion ? { [A.ATTR_SERVICE_VERSION]: deps.serviceVersion } : {}),
-      }),
-    ),
-    instrumentationScope: { name: A.TRACER_NAME, version: deps.serviceVersion },
-    limits: options.limits,
-  };
+  const thread = startExportThread(options, deps);
   return {
     enabled: true,
-    observer: exchangeTracer(processor, source, options),
-    shutdown: () => processor.shutdown(),
-    forceFlush: () => processor.forceFlush(),
+    observer: exchangeTracer(thread, options),
+    shutdown: () => thread.shutdown(),
+    forceFlush: () => thread.forceFlush(),
   };
-}
-
-type ExporterConfig = NonNullable<ConstructorParameters<typeof OtlpJsonExporter>[0]>;
-
-/** The SDK's OTLP/HTTP exporter for the chosen encoding (transport, retries, timeout, gzip). */
-function otlpExporter(options: TracingOptions, deps: TracingDeps): SpanExporter {
-  const config: ExporterConfig = {
-    url: options.url,
-    headers: { ...options.headers },
-    timeoutMillis: options.timeoutMs,
-    compression: options.compression as ExporterConfig['compression'],
-    userAgent: `a2a-gateway/${deps.serviceVersion ?? 'dev'}`,
-  };
-  return options.protocol === 'http/json' ? new OtlpJsonExporter(config) : new OtlpProtobufExporter(config);
 }
 
 function sampler(options: TracingOptions): Sampler {
@@ -123,17 +91,31 @@ function withoutQuery(path: string): string {
   return q === -1 ? path : path.slice(0, q);
 }
 
+/** An exchange's trace while it runs, on the request thread. */
+interface OpenTrace {
+  readonly traceId: string;
+  readonly serverSpanId: string;
+  /** The caller's span, when its `traceparent` was honoured. */
+  readonly parent: SpanContext | undefined;
+  readonly traceFlags: number;
+  readonly startMs: number;
+  readonly urlPath: string;
+  client: ClientCall | undefined;
+  /** Only sampled exchanges have one; it also marks them as sampled. */
+  readonly events: SpanEventRecorder | undefined;
+}
+
 /** The observer: each exchange's ids and times live in `exchange.state` under this observer's key. */
-function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, options: TracingOptions): ExchangeObserver {
+function exchangeTracer(thread: ExportThread, options: TracingOptions): ExchangeObserver {
   const key = {};
   const ids = new RandomIdGenerator();
   const decide = sampler(options);
   // timeOrigin is a getter into the runtime: read once.
   const origin = performance.timeOrigin;
   const epochMs = () => origin + performance.now();
-  const traceOf = (exchange: Exchange) => exchange.state.get(key) as ExchangeTrace | undefined;
+  const traceOf = (exchange: Exchange) => exchange.state.get(key) as OpenTrace | undefined;
 
-  const open = (exchange: Exchange): ExchangeTrace => {
+  const open = (exchange: Exchange): OpenTrace => {
     const existing = traceOf(exchange);
     if (existing) return existing;
     const context = options.propagate ? extractIncoming(exchange.req.headers) : undefined;
@@ -142,16 +124,15 @@ function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, optio
     const name = spanName(exchange.record);
     // Samplers read the parent from the context (ParentBased) or the trace id (ratio).
     const sampled = decide.shouldSample(context ?? ROOT_CONTEXT, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.RECORD_AND_SAMPLED;
-    const state: ExchangeTrace = {
+    const state: OpenTrace = {
       traceId,
       serverSpanId: ids.generateSpanId(),
       parent,
       traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
-      traceState: parent?.traceState,
       // The exchange's own clock reading, so the span starts when the request arrived.
       startMs: origin + exchange.startedAtMonotonic,
-      endMs: 0,
       urlPath: withoutQuery(exchange.req.url ?? '/'),
+      client: undefined,
       events: sampled ? new SpanEventRecorder(options.limits.eventCount) : undefined,
     };
     exchange.state.set(key, state);
@@ -164,7 +145,7 @@ function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, optio
       const state = open(exchange);
       state.client = { spanId: ids.generateSpanId(), startMs: epochMs(), origin: exchange.upstream.origin, path: withoutQuery(exchange.upstreamPath) };
       if (options.propagate) {
-        injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: state.traceFlags, traceState: state.traceState });
+        injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: state.traceFlags, traceState: state.parent?.traceState });
       }
     },
 
@@ -175,11 +156,30 @@ function exchangeTracer(processor: BatchSpanProcessor, source: SpanSource, optio
 
     onFinish(exchange) {
       const state = open(exchange);
-      state.endMs = epochMs();
-      if (!state.events) return; // only sampled exchanges have a recorder, and spans
-      state.events.sync(exchange.record, state.endMs);
-      processor.onEnd(new ServerSpanView(source, exchange.record, state));
-      if (state.client) processor.onEnd(new ClientSpanView(source, exchange.record, state, state.client));
+      const events = state.events;
+      if (!events) return; // unsampled: nothing to export
+      const endMs = epochMs();
+      events.sync(exchange.record, endMs);
+      const traceState = state.parent?.traceState?.serialize();
+      thread.ship(
+        packExchange(exchange.record, {
+          traceId: state.traceId,
+          serverSpanId: state.serverSpanId,
+          parent: state.parent && remoteParent(state.parent, traceState),
+          traceFlags: state.traceFlags,
+          traceState,
+          startMs: state.startMs,
+          endMs,
+          urlPath: state.urlPath,
+          client: state.client,
+          events: events.events,
+          eventsDropped: events.dropped,
+        }),
+      );
     },
   };
+}
+
+function remoteParent(parent: SpanContext, traceState: string | undefined): RemoteParent {
+  return { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.traceFlags, traceState };
 }

@@ -3,7 +3,6 @@ import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ClientSpanView, ServerSpanView, limitAttributes, type ExchangeTrace, type SpanSource } from '../../src/telemetry/exchange-spans.js';
-import { SpanEventRecorder } from '../../src/telemetry/span-facts.js';
 import { facts, record } from './support/records.js';
 
 const source = (attributeCount = 128, attributeValueLength = Infinity): SpanSource => ({
@@ -14,7 +13,7 @@ const source = (attributeCount = 128, attributeValueLength = Infinity): SpanSour
 
 function ids(overrides: Partial<ExchangeTrace> = {}): ExchangeTrace {
   const now = Date.now();
-  return { traceId: 'ab'.repeat(16), serverSpanId: 'cd'.repeat(8), parent: undefined, traceFlags: TraceFlags.SAMPLED, traceState: undefined, startMs: now - 2.5, endMs: now, urlPath: '/agents/reviewer/a2a/jsonrpc', events: new SpanEventRecorder(128), ...overrides };
+  return { traceId: 'ab'.repeat(16), serverSpanId: 'cd'.repeat(8), parent: undefined, traceFlags: TraceFlags.SAMPLED, traceState: undefined, startMs: now - 2.5, endMs: now, urlPath: '/agents/reviewer/a2a/jsonrpc', client: undefined, events: [], eventsDropped: 0, ...overrides };
 }
 
 describe('exchange span views', () => {
@@ -22,8 +21,8 @@ describe('exchange span views', () => {
     const rec = record({ status: 502, outcome: 'upstream-error', error: { reason: 'UPSTREAM_UNREACHABLE', message: 'refused' }, a2a: facts({ operation: 'GetTask', kind: 'error' }) });
     const trace = ids();
     const client = { spanId: 'ef'.repeat(8), startMs: trace.startMs + 0.75, origin: 'http://127.0.0.1:9101', path: '/a2a/jsonrpc' };
-    const server = new ServerSpanView(source(), rec, trace);
-    const call = new ClientSpanView(source(), rec, trace, client);
+    const server = new ServerSpanView(source(), { record: rec, trace });
+    const call = new ClientSpanView(source(), { record: rec, trace }, client);
     expect([server.name, server.kind, call.name, call.kind]).toEqual(['GetTask', SpanKind.SERVER, 'GetTask', SpanKind.CLIENT]);
     expect(call.parentSpanContext).toMatchObject({ traceId: trace.traceId, spanId: trace.serverSpanId });
     expect(server.parentSpanContext).toBeUndefined();
@@ -38,7 +37,7 @@ describe('exchange span views', () => {
   it('apply the span limits: attributes past the count are dropped and counted, long strings cut', () => {
     const limited = limitAttributes({ a: 'abcdef', b: ['xyz123', 'q'], c: 3, d: true }, { attributeCount: 3, attributeValueLength: 3 });
     expect(limited).toEqual({ attributes: { a: 'abc', b: ['xyz', 'q'], c: 3 }, dropped: 1 });
-    const view = new ServerSpanView(source(2, 4), record({ a2a: facts() }), ids());
+    const view = new ServerSpanView(source(2, 4), { record: record({ a2a: facts() }), trace: ids() });
     expect(Object.keys(view.attributes)).toEqual(['gen_ai.agent.name', 'http.request.method']);
     expect(view.attributes['gen_ai.agent.name']).toBe('revi');
     expect(view.droppedAttributesCount).toBeGreaterThan(0);

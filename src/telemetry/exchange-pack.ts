@@ -1,0 +1,131 @@
+/**
+ * A finished exchange as it crosses to the export thread: one flat array of primitives instead of
+ * the nested record and trace objects. A structured clone writes every property name of every
+ * object it copies; a flat array has none, and crossing costs the request thread about half as
+ * much (measured on the bench machine, batches of 64: ~3 µs against ~6 µs per exchange).
+ *
+ * `packExchange` and `unpackExchange` must list the same fields in the same order; the test
+ * (test/telemetry/exchange-pack.test.ts) checks that spans made from an unpacked exchange equal
+ * spans made from the original, for generated records.
+ */
+import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../proxy/exchange.js';
+import type { ClientCall, ExchangeTrace, FinishedExchange, RemoteParent } from './exchange-spans.js';
+
+export type PackedExchange = readonly unknown[];
+
+const NO_FINDINGS: readonly { rule: string }[] = [];
+const NO_EVENTS: TimedEvent[] = [];
+
+type ErrorTuple = [code: number | undefined, reason: string | undefined, message: string | undefined];
+type StreamTuple = [task: number, message: number, statusUpdate: number, artifactUpdate: number, error: number, keepalives: number];
+type ParentTuple = [traceId: string, spanId: string, traceFlags: number, traceState: string | undefined];
+type ClientTuple = [spanId: string, startMs: number, origin: string, path: string];
+
+export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): PackedExchange {
+  const { a2a, error } = record;
+  const a2aError = a2a?.error;
+  const stream = a2a?.stream;
+  const { parent, client } = trace;
+  // Groups that may be absent are nested arrays (undefined when absent): still no property names.
+  return [
+    // the record
+    record.agent,
+    record.httpMethod,
+    record.status,
+    record.outcome,
+    error?.reason,
+    error?.message,
+    record.findings.length > 0 ? record.findings.map((f) => f.rule) : undefined,
+    // its A2A facts (a binding of undefined: there were none)
+    a2a?.binding,
+    a2a?.version,
+    a2a?.operation,
+    a2a?.kind,
+    a2a?.taskId,
+    a2a?.contextId,
+    a2a?.messageId,
+    a2a?.state,
+    a2a?.blocking,
+    a2a?.partial,
+    a2aError && ([a2aError.code, a2aError.reason, a2aError.message] satisfies ErrorTuple),
+    stream && ([stream.events.task, stream.events.message, stream.events.statusUpdate, stream.events.artifactUpdate, stream.events.error, stream.keepalives] satisfies StreamTuple),
+    // the trace
+    trace.traceId,
+    trace.serverSpanId,
+    trace.traceFlags,
+    trace.traceState,
+    trace.startMs,
+    trace.endMs,
+    trace.urlPath,
+    parent && ([parent.traceId, parent.spanId, parent.traceFlags, parent.traceState] satisfies ParentTuple),
+    client && ([client.spanId, client.startMs, client.origin, client.path] satisfies ClientTuple),
+    trace.events.length > 0 ? trace.events : undefined,
+    trace.eventsDropped,
+  ];
+}
+
+export function unpackExchange(p: PackedExchange): FinishedExchange {
+  let i = 0;
+  // Each value is read back as the type it was written with (see packExchange).
+  const next = <T>(): T => p[i++] as T;
+  const agent = next<string>();
+  const httpMethod = next<string>();
+  const status = next<number>();
+  const outcome = next<ExchangeOutcome>();
+  const errorReason = next<string | undefined>();
+  const errorMessage = next<string | undefined>();
+  const rules = next<string[] | undefined>();
+  const binding = next<A2AFacts['binding'] | undefined>();
+  const a2a: A2AFacts = {
+    binding: binding!, // dropped below when undefined
+    version: next(),
+    operation: next(),
+    kind: next(),
+    taskId: next(),
+    contextId: next(),
+    messageId: next(),
+    state: next(),
+    blocking: next(),
+    partial: next(),
+  };
+  const a2aError = next<ErrorTuple | undefined>();
+  if (a2aError) a2a.error = { code: a2aError[0], reason: a2aError[1], message: a2aError[2] };
+  const stream = next<StreamTuple | undefined>();
+  if (stream) a2a.stream = { events: { task: stream[0], message: stream[1], statusUpdate: stream[2], artifactUpdate: stream[3], error: stream[4] }, keepalives: stream[5] };
+  const traceId = next<string>();
+  const serverSpanId = next<string>();
+  const traceFlags = next<number>();
+  const traceState = next<string | undefined>();
+  const startMs = next<number>();
+  const endMs = next<number>();
+  const urlPath = next<string>();
+  const parent = next<ParentTuple | undefined>();
+  const client = next<ClientTuple | undefined>();
+  const events = next<TimedEvent[] | undefined>();
+  const eventsDropped = next<number>();
+  return {
+    record: {
+      agent,
+      httpMethod,
+      status,
+      outcome,
+      error: errorReason === undefined ? undefined : { reason: errorReason, message: errorMessage ?? '' },
+      findings: rules ? rules.map((rule) => ({ rule })) : NO_FINDINGS,
+      a2a: binding === undefined ? undefined : a2a,
+    },
+    trace: {
+      traceId,
+      serverSpanId,
+      traceFlags,
+      traceState,
+      startMs,
+      endMs,
+      urlPath,
+      parent: parent && ({ traceId: parent[0], spanId: parent[1], traceFlags: parent[2], traceState: parent[3] } satisfies RemoteParent),
+      client: client && ({ spanId: client[0], startMs: client[1], origin: client[2], path: client[3] } satisfies ClientCall),
+      events: events ?? NO_EVENTS,
+      eventsDropped,
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * Span export on a worker thread of its own. The request thread hands each sampled exchange's
+ * facts over in batches, packed flat (exchange-pack.ts); the export thread builds the span views and
+ * runs the SDK's BatchSpanProcessor and OTLP exporter (otlp-pipeline.ts). Encoding spans, the
+ * garbage it leaves and the export requests' socket writes then cost the thread that serves
+ * requests nothing: on the bench machine they were most of tracing's cost (bench/RESULTS.md).
+ * pino moves log transports off the event loop the same way.
+ *
+ * Nothing waits on the export thread while requests flow. It confirms each batch it has taken;
+ * exchanges handed over but not yet taken are bounded by OTEL_BSP_MAX_QUEUE_SIZE, and beyond it
+ * new ones are dropped and counted, as the SDK's own queue does. If the thread fails, tracing
+ * stops exporting and the gateway keeps serving.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PackedExchange } from './exchange-pack.js';
+import type { TracingOptions } from './tracing-config.js';
+
+/** The export thread's `workerData`. */
+export interface ExportWorkerData {
+  readonly options: TracingOptions;
+  readonly serviceVersion: string | undefined;
+}
+
+export type ToExportThread = { readonly type: 'exchanges'; readonly exchanges: PackedExchange[] } | { readonly type: 'flush' | 'shutdown'; readonly id: number };
+
+export type FromExportThread = { readonly type: 'taken'; readonly count: number } | { readonly type: 'done'; readonly id: number };
+
+/** Exchanges per message: one structured clone and one wake-up of the export thread for many. */
+const BATCH = 64;
+/** Longest an exchange waits on the request thread for its batch to fill. */
+const LINGER_MS = 25;
+
+export interface ExportThread {
+  /** Queues an exchange's spans for export; false if it was dropped (queue full, thread gone). */
+  ship(exchange: PackedExchange): boolean;
+  /** Resolves once everything shipped so far has been exported (or failed to be). */
+  forceFlush(): Promise<void>;
+  /** Flushes, stops the exporter and ends the thread. */
+  shutdown(): Promise<void>;
+  /** Exchanges dropped so far. */
+  readonly dropped: number;
+}
+
+export interface ExportThreadDeps {
+  readonly serviceVersion?: string;
+  /** Told once if the export thread fails; tracing then drops spans. */
+  readonly onError?: (error: Error) => void;
+}
+
+export function startExportThread(options: TracingOptions, deps: ExportThreadDeps = {}): ExportThread {
+  const workerData: ExportWorkerData = { options, serviceVersion: deps.serviceVersion };
+  const worker = new Worker(workerEntry(), { workerData, name: 'a2a-gateway span export' });
+  // Tracing must never keep the process alive; flush and shutdown hold it while they wait.
+  worker.unref();
+
+  let batch: PackedExchange[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let inTransit = 0;
+  let dropped = 0;
+  let alive = true;
+  let nextId = 0;
+  const waiting = new Map<number, () => void>();
+
+  const post = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (batch.length === 0 || !alive) return;
+    const message: ToExportThread = { type: 'exchanges', exchanges: batch };
+    batch = [];
+    worker.postMessage(message);
+  };
+
+  const ask = (type: 'flush' | 'shutdown'): Promise<void> => {
+    post();
+    if (!alive) return Promise.resolve();
+    const id = nextId++;
+    worker.ref();
+    return new Promise<void>((resolve) => {
+      waiting.set(id, resolve);
+      worker.postMessage({ type, id } satisfies ToExportThread);
+    }).finally(() => {
+      if (waiting.size === 0) worker.unref();
+    });
+  };
+
+  const stop = () => {
+    alive = false;
+    batch = [];
+    if (timer) clearTimeout(timer);
+    for (const resolve of waiting.values()) resolve();
+    waiting.clear();
+  };
+
+  worker.on('message', (message: FromExportThread) => {
+    if (message.type === 'taken') inTransit -= message.count;
+    else {
+      waiting.get(message.id)?.();
+      waiting.delete(message.id);
+    }
+  });
+  worker.on('error', (error) => {
+    stop();
+    deps.onError?.(error);
+  });
+  worker.on('exit', stop);
+
+  return {
+    ship(exchange) {
+      if (!alive || inTransit >= options.batch.maxQueueSize) {
+        dropped++;
+        return false;
+      }
+      inTransit++;
+      batch.push(exchange);
+      if (batch.length >= BATCH) post();
+      else if (!timer) timer = setTimeout(post, LINGER_MS).unref();
+      return true;
+    },
+    forceFlush: () => ask('flush'),
+    async shutdown() {
+      await ask('shutdown');
+      await worker.terminate();
+    },
+    get dropped() {
+      return dropped;
+    },
+  };
+}
+
+/**
+ * The compiled worker next to this file; run from TypeScript source (the tests, under vitest), a
+ * small ES module that loads the TypeScript worker through tsx, a dev dependency.
+ */
+function workerEntry(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new URL(fromSource ? './export-worker-source.mjs' : './export-worker.js', import.meta.url);
+}
