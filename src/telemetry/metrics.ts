@@ -11,6 +11,7 @@ import type { TaskListener, TaskStore, TaskTracker } from '../tasks/tracker.js';
 import { METRICS } from './metric-names.js';
 import { STREAM_EVENTS, UPSTREAM_REASONS, createLabeler } from './labels.js';
 import { OpenTasks } from './open-tasks.js';
+import { CellCounter, CellHistogram } from './metric-cells.js';
 
 export interface MetricsOptions {
   /** The configured agents: the only values the `agent` label takes (besides `other`). */
@@ -50,8 +51,9 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
 
   const counter = (def: CounterDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
   const histogram = (def: HistogramDef) => new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
-  const requests = counter(METRICS.requests);
-  const requestDuration = histogram(METRICS.requestDuration);
+  // Updated by every exchange: plain cells (metric-cells.ts says why).
+  const requests = new CellCounter(METRICS.requests, registry);
+  const requestDuration = new CellHistogram(METRICS.requestDuration, registry);
   const streamEvents = counter(METRICS.streamEvents);
   const streamFirstEvent = histogram(METRICS.streamFirstEvent);
   const taskDuration = histogram(METRICS.taskDuration);
@@ -109,8 +111,9 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     const agent = labels.agent(record.agent);
     const method = labels.method(a2a);
     const kind = labels.kind(a2a);
-    requests.inc({ agent, method, binding: labels.binding(a2a), version: labels.version(a2a), kind, state: labels.exchangeState(a2a) });
-    requestDuration.observe({ agent, method, kind }, record.durationMs / 1000);
+    // Label values in METRICS' label-name order.
+    requests.inc([agent, method, labels.binding(a2a), labels.version(a2a), kind, labels.exchangeState(a2a)]);
+    requestDuration.observe([agent, method, kind], record.durationMs / 1000);
     if (a2a?.stream) {
       for (const event of STREAM_EVENTS) {
         const n = a2a.stream.events[event] ?? 0;
