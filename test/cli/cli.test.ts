@@ -1,13 +1,14 @@
 /** The CLI contract: check-config exits 0/1 with the problem named; the server starts, serves
  * and drains on SIGTERM. Runs the built CLI (`npm test` builds first). */
 import { describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { startPeerV1 } from '../peers/peer-v1.js';
+import { startOtlpReceiver } from '../telemetry/support/otlp-receiver.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'a2a-gw-cli-'));
@@ -52,20 +53,8 @@ describe('a2a-gateway CLI', () => {
   it('serves, honours --port, and exits 0 on SIGTERM', async () => {
     const peer = await startPeerV1();
     const config = file('ok.yaml', `listen: { host: 127.0.0.1, port: 1 }\nagents:\n  a:\n    url: ${peer.url}\n`);
-    const child = spawn(process.execPath, [CLI, '--config', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, url } = await startCli(['--config', config, '--port', '0']);
     try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 10_000);
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-      });
       const res = await request(`${url}/healthz`);
       expect(res.statusCode).toBe(200);
       await res.body.dump();
@@ -77,4 +66,49 @@ describe('a2a-gateway CLI', () => {
       await peer.close();
     }
   });
+
+  it('exports spans from its export thread (the built worker) and flushes them on SIGTERM', async () => {
+    const [peer, receiver] = await Promise.all([startPeerV1(), startOtlpReceiver()]);
+    const config = file('traced.yaml', `listen: { host: 127.0.0.1, port: 0 }\nagents:\n  a:\n    url: ${peer.url}\n`);
+    // A long batch delay: the spans can only arrive through the flush at shutdown.
+    const { child, url } = await startCli(['--config', config], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '600000' });
+    try {
+      const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'cli-trace-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } } };
+      const res = await request(`${url}/agents/a/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(body) });
+      expect(res.statusCode).toBe(200);
+      await res.body.dump();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const spans = receiver.spans.filter((s) => s.attributes['gen_ai.agent.name'] === 'a');
+      expect(spans.map((s) => [s.name, s.kind]).sort()).toEqual([
+        ['SendMessage', 2],
+        ['SendMessage', 3],
+      ]);
+      const server = spans.find((s) => s.kind === 2)!;
+      expect(server.attributes['a2a.message.id']).toBe('cli-trace-1');
+      expect(spans.find((s) => s.kind === 3)!.parentSpanId).toBe(server.spanId);
+    } finally {
+      child.kill('SIGKILL');
+      await Promise.all([peer.close(), receiver.close()]);
+    }
+  });
 });
+
+/** Starts the built CLI and waits for its "listening" log line. */
+async function startCli(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 10_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+  return { child, url };
+}
