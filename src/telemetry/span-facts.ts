@@ -68,6 +68,12 @@ export function addServerAttributes(attrs: Attributes, record: SpanRecord): Attr
   return attrs;
 }
 
+/** Whether `record` has any fact a span event is made of (see SpanEventRecorder.sync). */
+export function mayHaveSpanEvents(record: ExchangeRecord): boolean {
+  const a2a = record.a2a;
+  return a2a?.stream !== undefined || a2a?.state !== undefined || record.findings.length > 0;
+}
+
 /**
  * Collects the facts that changed since the last call as span events, up to a cap. Only a sampled
  * exchange has one, so an unsampled stream pays nothing per chunk.

@@ -6,7 +6,7 @@
  * undefined, so an untraced gateway does no per-request work.
  *
  * The request thread does as little as it can: honour the caller's `traceparent`, ask the SDK's
- * sampler, draw ids with the SDK's generator, stamp times, and (for sampled streams) note span
+ * sampler, draw the exchange's ids (trace-ids.ts), stamp times, and (for sampled streams) note span
  * events. When a sampled exchange finishes, its record and trace go to the export thread
  * (export-thread.ts), which makes the spans (exchange-spans.ts) and runs the SDK's
  * BatchSpanProcessor and OTLP/HTTP exporter. bench/RESULTS.md has the cost.
@@ -20,17 +20,17 @@ import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   ParentBasedSampler,
-  RandomIdGenerator,
   SamplingDecision,
   TraceIdRatioBasedSampler,
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
-import type { Exchange, ExchangeObserver } from '../proxy/exchange.js';
+import type { Exchange, ExchangeObserver, ExchangeRecord } from '../proxy/exchange.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
-import { SpanEventRecorder, spanName } from './span-facts.js';
+import { SpanEventRecorder, mayHaveSpanEvents, spanName } from './span-facts.js';
 import type { ClientCall, RemoteParent } from './exchange-spans.js';
 import { startExportThread, type ExportThread } from './export-thread.js';
+import { ExchangeIdSource } from './trace-ids.js';
 import { packExchange } from './exchange-pack.js';
 
 export interface Tracing {
@@ -85,6 +85,7 @@ function sampler(options: TracingOptions): Sampler {
 
 const NO_ATTRIBUTES = Object.freeze({});
 const NO_LINKS: never[] = [];
+const NO_EVENTS: never[] = [];
 
 function withoutQuery(path: string): string {
   const q = path.indexOf('?');
@@ -95,20 +96,23 @@ function withoutQuery(path: string): string {
 interface OpenTrace {
   readonly traceId: string;
   readonly serverSpanId: string;
+  /** Drawn with the other two; used if the request goes to the agent. */
+  readonly clientSpanId: string;
   /** The caller's span, when its `traceparent` was honoured. */
   readonly parent: SpanContext | undefined;
   readonly traceFlags: number;
   readonly startMs: number;
   readonly urlPath: string;
   client: ClientCall | undefined;
-  /** Only sampled exchanges have one; it also marks them as sampled. */
-  readonly events: SpanEventRecorder | undefined;
+  readonly sampled: boolean;
+  /** Span events of a sampled exchange, made when the first fact worth one appears. */
+  events: SpanEventRecorder | undefined;
 }
 
 /** The observer: each exchange's ids and times live in `exchange.state` under this observer's key. */
 function exchangeTracer(thread: ExportThread, options: TracingOptions): ExchangeObserver {
   const key = {};
-  const ids = new RandomIdGenerator();
+  const ids = new ExchangeIdSource();
   const decide = sampler(options);
   // timeOrigin is a getter into the runtime: read once.
   const origin = performance.timeOrigin;
@@ -120,46 +124,55 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
     if (existing) return existing;
     const context = options.propagate ? extractIncoming(exchange.req.headers) : undefined;
     const parent = context ? trace.getSpanContext(context) : undefined;
-    const traceId = parent?.traceId ?? ids.generateTraceId();
+    const drawn = ids.draw();
+    const traceId = parent?.traceId ?? drawn.traceId;
     const name = spanName(exchange.record);
     // Samplers read the parent from the context (ParentBased) or the trace id (ratio).
     const sampled = decide.shouldSample(context ?? ROOT_CONTEXT, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.RECORD_AND_SAMPLED;
     const state: OpenTrace = {
       traceId,
-      serverSpanId: ids.generateSpanId(),
+      serverSpanId: drawn.serverSpanId,
+      clientSpanId: drawn.clientSpanId,
       parent,
       traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
       // The exchange's own clock reading, so the span starts when the request arrived.
       startMs: origin + exchange.startedAtMonotonic,
       urlPath: withoutQuery(exchange.req.url ?? '/'),
       client: undefined,
-      events: sampled ? new SpanEventRecorder(options.limits.eventCount) : undefined,
+      sampled,
+      events: undefined,
     };
     exchange.state.set(key, state);
     exchange.state.set(TRACE_ID_KEY, traceId);
     return state;
   };
 
+  const noteEvents = (state: OpenTrace, record: ExchangeRecord, at: number) => {
+    // Most unary exchanges never have a fact worth an event: no recorder for them.
+    if (!state.events && !mayHaveSpanEvents(record)) return;
+    (state.events ??= new SpanEventRecorder(options.limits.eventCount)).sync(record, at);
+  };
+
   return {
     onForward(exchange, headers) {
       const state = open(exchange);
-      state.client = { spanId: ids.generateSpanId(), startMs: epochMs(), origin: exchange.upstream.origin, path: withoutQuery(exchange.upstreamPath) };
+      state.client = { spanId: state.clientSpanId, startMs: epochMs(), origin: exchange.upstream.origin, path: withoutQuery(exchange.upstreamPath) };
       if (options.propagate) {
         injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: state.traceFlags, traceState: state.parent?.traceState });
       }
     },
 
     onResponseChunk(exchange) {
-      const events = traceOf(exchange)?.events;
-      if (events) events.sync(exchange.record, epochMs());
+      const state = traceOf(exchange);
+      if (state?.sampled) noteEvents(state, exchange.record, epochMs());
     },
 
     onFinish(exchange) {
       const state = open(exchange);
-      const events = state.events;
-      if (!events) return; // unsampled: nothing to export
+      if (!state.sampled) return;
       const endMs = epochMs();
-      events.sync(exchange.record, endMs);
+      noteEvents(state, exchange.record, endMs);
+      const events = state.events;
       const traceState = state.parent?.traceState?.serialize();
       thread.ship(
         packExchange(exchange.record, {
@@ -172,8 +185,8 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
           endMs,
           urlPath: state.urlPath,
           client: state.client,
-          events: events.events,
-          eventsDropped: events.dropped,
+          events: events?.events ?? NO_EVENTS,
+          eventsDropped: events?.dropped ?? 0,
         }),
       );
     },
