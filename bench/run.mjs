@@ -43,7 +43,7 @@ const FULL = {
   fanin: { rounds: 2, streams: 1000, intervalMs: 1500, eventsPerStream: 6, eventBytes: 512 },
   large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
   upgrade: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
-  telemetry: { rounds: 7 },
+  telemetry: { rounds: 11 },
   profile: { durationS: 3 },
 };
 
@@ -68,7 +68,7 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+blocking)
   --scenarios 1,3    only these scenarios (1-7; 6 = timeout-rescue timing, 7 = telemetry cost side by side)
-  --rounds N         rounds of the unary scenarios, paced SSE and scenario 7 (default 3, 7 for
+  --rounds N         rounds of the unary scenarios, paced SSE and scenario 7 (default 3, 11 for
                      scenario 7; quick 1): more rounds, steadier medians on a noisy machine
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
