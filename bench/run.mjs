@@ -497,16 +497,22 @@ then run the benchmark again.`);
         }
         await pp.stop();
         await sleep(200);
+        // One file per thread: CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile, thread 0 the
+        // main thread; a traced gateway also writes its span export thread's.
+        const threadOf = (f) => Number(path.basename(f).split('.')[4]);
         const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))
           .map((f) => path.join(profileDir, f)).filter((f) => statSync(f).mtimeMs >= since)
-          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+          .sort((a, b) => threadOf(a) - threadOf(b));
         if (files.length === 0) {
           results.notes.push(`no .cpuprofile was written for ${gp.name} (did the gateway exit on SIGTERM?)`);
           continue;
         }
-        const s = summariseProfile(files[0], { top: 20 });
-        results.profiles.push({ path: gp.name, file: path.relative(repoDir, files[0]), summary: s });
-        log(formatSummary(s));
+        for (const file of files) {
+          const s = summariseProfile(file, { top: 20 });
+          const name = threadOf(file) === 0 ? gp.name : `${gp.name}, worker thread ${threadOf(file)} (span export)`;
+          results.profiles.push({ path: name, file: path.relative(repoDir, file), summary: s });
+          log(formatSummary(s));
+        }
       }
     }
     if (ctx.otlpSinkUrl) {

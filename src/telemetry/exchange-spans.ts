@@ -8,9 +8,9 @@
  * The views implement the SDK's `ReadableSpan`, the interface every SDK span processor and
  * exporter consumes, so the SDK's BatchSpanProcessor and OTLP exporter handle them unchanged.
  *
- * A view is made from a `FinishedExchange`: the record and the trace's ids, times and span events,
- * all plain data. That is what crosses from the request thread to the export thread
- * (export-thread.ts), by structured clone; the views are built on the export thread.
+ * A view is made from a `FinishedExchange`: what spans read of the record, and the trace's ids,
+ * times and span events, all plain data. It crosses from the request thread to the export thread
+ * (export-thread.ts) packed flat (exchange-pack.ts); the views are built on the export thread.
  */
 import { SpanKind, SpanStatusCode, createTraceState, type Attributes, type AttributeValue, type HrTime, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
 import { hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
