@@ -108,7 +108,8 @@ function resolve(node: unknown, segments: readonly string[], at: number): unknow
     }
     return undefined;
   }
-  if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+  // `*` steps into arrays only: an object member named "*" is not an element (the scanner agrees).
+  if (segment === '*' || node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
   return resolve((node as Record<string, unknown>)[segment], segments, at + 1);
 }
 

@@ -51,6 +51,16 @@ describe('JSON scanner agrees with JSON.parse + path walk', () => {
     }
   });
 
+  it('a member named "*" is not an array element, for the scanner as for the parsed value', () => {
+    // Found by the property below (fast-check seed -2054359482).
+    const text = '[{"*":0},[""]]';
+    const wanted = ['', '*', '*.*'];
+    const { fields } = scan(wanted, [enc.encode(text)]);
+    expect(fields.get('*.*')).toEqual({ type: 'string', value: '' });
+    expect(fieldsFromValue(JSON.parse(text)).get('*.*')).toEqual({ type: 'string', value: '' });
+    expect(fieldsFromValue(JSON.parse('[{"*":0}]')).get('*.*')).toBeUndefined();
+  });
+
   it('for arbitrary JSON documents and chunkings (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), fc.array(fc.nat(), { maxLength: 8 }), (value, rawCuts) => {
