@@ -58,7 +58,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     serviceVersion: GATEWAY_VERSION,
     metrics: config.metrics.enabled,
     processMetrics: config.metrics.processMetrics,
-    onTracingError: (err) => log.error({ err }, 'the span export thread failed: tracing stopped, traffic continues'),
+    tracingLog: { warn: (message) => log.warn(message), error: (message, err) => log.error({ err }, message) },
   });
   for (const warning of telemetry.warnings) log.warn(warning);
   // Observers run in this order: inspection fills the record; telemetry (traces, then metrics)

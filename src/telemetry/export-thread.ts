@@ -8,8 +8,10 @@
  *
  * Nothing waits on the export thread while requests flow. It confirms each batch it has taken;
  * exchanges handed over but not yet taken are bounded by OTEL_BSP_MAX_QUEUE_SIZE, and beyond it
- * new ones are dropped and counted, as the SDK's own queue does. If the thread fails, tracing
- * stops exporting and the gateway keeps serving.
+ * new ones are dropped and counted, as the SDK's own queue does. What goes wrong is told to the
+ * gateway's log: the SDK's own warnings and errors on that thread (a collector that cannot be
+ * reached, spans the SDK dropped), drops here (at most every `DROP_REPORT_MS`), and a thread
+ * that fails, after which tracing stops exporting and the gateway keeps serving.
  */
 import { Worker } from 'node:worker_threads';
 import type { PackedExchange } from './exchange-pack.js';
@@ -23,12 +25,17 @@ export interface ExportWorkerData {
 
 export type ToExportThread = { readonly type: 'exchanges'; readonly exchanges: PackedExchange[] } | { readonly type: 'flush' | 'shutdown'; readonly id: number };
 
-export type FromExportThread = { readonly type: 'taken'; readonly count: number } | { readonly type: 'done'; readonly id: number };
+export type FromExportThread =
+  | { readonly type: 'taken'; readonly count: number }
+  | { readonly type: 'done'; readonly id: number }
+  | { readonly type: 'log'; readonly level: 'warn' | 'error'; readonly message: string };
 
 /** Exchanges per message: one structured clone and one wake-up of the export thread for many. */
 const BATCH = 64;
 /** Longest an exchange waits on the request thread for its batch to fill. */
 const LINGER_MS = 25;
+/** Drops are reported at most this often. */
+const DROP_REPORT_MS = 10_000;
 
 export interface ExportThread {
   /** Queues an exchange's spans for export; false if it was dropped (queue full, thread gone). */
@@ -41,10 +48,15 @@ export interface ExportThread {
   readonly dropped: number;
 }
 
+/** Where tracing's troubles go (the gateway's log). */
+export interface TracingLog {
+  warn(message: string): void;
+  error(message: string, error?: Error): void;
+}
+
 export interface ExportThreadDeps {
   readonly serviceVersion?: string;
-  /** Told once if the export thread fails; tracing then drops spans. */
-  readonly onError?: (error: Error) => void;
+  readonly log?: TracingLog;
 }
 
 export function startExportThread(options: TracingOptions, deps: ExportThreadDeps = {}): ExportThread {
@@ -59,6 +71,7 @@ export function startExportThread(options: TracingOptions, deps: ExportThreadDep
   let dropped = 0;
   let alive = true;
   let nextId = 0;
+  let lastDropReport = -Infinity;
   const waiting = new Map<number, () => void>();
 
   const post = () => {
@@ -91,25 +104,39 @@ export function startExportThread(options: TracingOptions, deps: ExportThreadDep
     waiting.clear();
   };
 
+  const drop = () => {
+    dropped++;
+    const now = Date.now();
+    if (alive && now - lastDropReport >= DROP_REPORT_MS) {
+      lastDropReport = now;
+      deps.log?.warn(`span export is behind: ${dropped} sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=${options.batch.maxQueueSize})`);
+    }
+    return false;
+  };
+
   worker.on('message', (message: FromExportThread) => {
-    if (message.type === 'taken') inTransit -= message.count;
-    else {
-      waiting.get(message.id)?.();
-      waiting.delete(message.id);
+    switch (message.type) {
+      case 'taken':
+        inTransit -= message.count;
+        break;
+      case 'done':
+        waiting.get(message.id)?.();
+        waiting.delete(message.id);
+        break;
+      case 'log':
+        deps.log?.[message.level](`span export: ${message.message}`);
+        break;
     }
   });
   worker.on('error', (error) => {
     stop();
-    deps.onError?.(error);
+    deps.log?.error('the span export thread failed: tracing stopped, traffic continues', error);
   });
   worker.on('exit', stop);
 
   return {
     ship(exchange) {
-      if (!alive || inTransit >= options.batch.maxQueueSize) {
-        dropped++;
-        return false;
-      }
+      if (!alive || inTransit >= options.batch.maxQueueSize) return drop();
       inTransit++;
       batch.push(exchange);
       if (batch.length >= BATCH) post();

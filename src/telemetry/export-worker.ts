@@ -2,7 +2,9 @@
  * The export thread (export-thread.ts): receives finished exchanges, makes their spans and feeds
  * them to the SDK's BatchSpanProcessor and OTLP exporter.
  */
+import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { ClientSpanView, ServerSpanView } from './exchange-spans.js';
 import { unpackExchange } from './exchange-pack.js';
 import type { ExportWorkerData, FromExportThread, ToExportThread } from './export-thread.js';
@@ -14,6 +16,12 @@ const { options, serviceVersion } = workerData as ExportWorkerData;
 const { source, processor } = createOtlpPipeline(options, serviceVersion);
 
 const reply = (message: FromExportThread) => port.postMessage(message);
+
+// The SDK reports failed exports and dropped spans through its diagnostic logger. This thread's
+// `diag` is its own (a worker has its own module instances), so setting it affects nothing else.
+const forward = (level: 'warn' | 'error') => (message: string, ...args: unknown[]) => reply({ type: 'log', level, message: format(message, ...args) });
+const ignore = () => {};
+diag.setLogger({ error: forward('error'), warn: forward('warn'), info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
 
 port.on('message', (message: ToExportThread) => {
   switch (message.type) {
@@ -28,9 +36,12 @@ port.on('message', (message: ToExportThread) => {
       break;
     case 'flush':
     case 'shutdown': {
-      // Export failures are the SDK's to report (its diag log); the caller only waits.
+      // Exports on the SDK's schedule report failures through diag (above); a flush's own
+      // export rejects instead, so that is reported here. The caller only waits either way.
       const done = message.type === 'flush' ? processor.forceFlush() : processor.shutdown();
-      void done.catch(() => {}).then(() => reply({ type: 'done', id: message.id }));
+      void done
+        .catch((error: unknown) => reply({ type: 'log', level: 'error', message: error instanceof Error ? error.message : String(error) }))
+        .then(() => reply({ type: 'done', id: message.id }));
       break;
     }
   }

@@ -10,6 +10,7 @@ import { createMetrics } from './metrics.js';
 import { metricsHandler, startMetricsListener, type MetricsListener, type MetricsListenOptions } from './metrics-endpoint.js';
 import { createTracing } from './tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing-config.js';
+import type { TracingLog } from './export-thread.js';
 
 export interface TelemetryOptions {
   readonly agents: readonly string[];
@@ -21,8 +22,8 @@ export interface TelemetryOptions {
   readonly metrics?: boolean;
   /** Node.js process metrics on /metrics (default true). */
   readonly processMetrics?: boolean;
-  /** Told if span export fails for good (its thread died); traffic is unaffected. */
-  readonly onTracingError?: (error: Error) => void;
+  /** Where span export troubles go: failed exports, dropped spans, a failed export thread. */
+  readonly tracingLog?: TracingLog;
 }
 
 export interface Telemetry {
@@ -44,7 +45,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
   const metrics = options.metrics === false ? undefined : createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
-  const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion, onError: options.onTracingError });
+  const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion, log: options.tracingLog });
   return {
     observers: [...(tracing.enabled ? [tracing.observer] : []), ...(metrics ? [metrics.observer] : [])],
     tracingEnabled: tracing.enabled,

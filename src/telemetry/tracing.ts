@@ -29,7 +29,7 @@ import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
 import { SpanEventRecorder, mayHaveSpanEvents, spanName } from './span-facts.js';
 import type { ClientCall, RemoteParent } from './exchange-spans.js';
-import { startExportThread, type ExportThread } from './export-thread.js';
+import { startExportThread, type ExportThread, type TracingLog } from './export-thread.js';
 import { ExchangeIdSource } from './trace-ids.js';
 import { packExchange } from './exchange-pack.js';
 
@@ -46,8 +46,8 @@ const OFF: Tracing = { enabled: false, observer: {}, shutdown: async () => {}, f
 export interface TracingDeps {
   /** service.version on the resource. */
   readonly serviceVersion?: string;
-  /** Told if the export thread fails (tracing then stops exporting; traffic is unaffected). */
-  readonly onError?: (error: Error) => void;
+  /** Failed exports, dropped spans, a failed export thread (traffic is never affected). */
+  readonly log?: TracingLog;
 }
 
 export function createTracing(options: TracingOptions | undefined, deps: TracingDeps = {}): Tracing {
