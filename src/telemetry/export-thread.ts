@@ -10,7 +10,7 @@
  * exchanges handed over but not yet taken are bounded by OTEL_BSP_MAX_QUEUE_SIZE, and beyond it
  * new ones are dropped and counted, as the SDK's own queue does. What goes wrong is told to the
  * gateway's log: the SDK's own warnings and errors on that thread (a collector that cannot be
- * reached, spans the SDK dropped), drops here (at most every `DROP_REPORT_MS`), and a thread
+ * reached, spans the SDK dropped), drops here (each kind at most every `REPORT_INTERVAL_MS`, with a count), and a thread
  * that fails, after which tracing stops exporting and the gateway keeps serving.
  */
 import { Worker } from 'node:worker_threads';
@@ -34,8 +34,8 @@ export type FromExportThread =
 const BATCH = 64;
 /** Longest an exchange waits on the request thread for its batch to fill. */
 const LINGER_MS = 25;
-/** Drops are reported at most this often. */
-const DROP_REPORT_MS = 10_000;
+/** Troubles (drops here; the SDK's warnings on the export thread) are logged at most this often. */
+export const REPORT_INTERVAL_MS = 10_000;
 
 export interface ExportThread {
   /** Queues an exchange's spans for export; false if it was dropped (queue full, thread gone). */
@@ -107,7 +107,7 @@ export function startExportThread(options: TracingOptions, deps: ExportThreadDep
   const drop = () => {
     dropped++;
     const now = Date.now();
-    if (alive && now - lastDropReport >= DROP_REPORT_MS) {
+    if (alive && now - lastDropReport >= REPORT_INTERVAL_MS) {
       lastDropReport = now;
       deps.log?.warn(`span export is behind: ${dropped} sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=${options.batch.maxQueueSize})`);
     }

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { ClientSpanView, ServerSpanView } from './exchange-spans.js';
 import { unpackExchange } from './exchange-pack.js';
-import type { ExportWorkerData, FromExportThread, ToExportThread } from './export-thread.js';
+import { REPORT_INTERVAL_MS, type ExportWorkerData, type FromExportThread, type ToExportThread } from './export-thread.js';
 import { createOtlpPipeline } from './otlp-pipeline.js';
 
 const port = parentPort;
@@ -19,7 +19,19 @@ const reply = (message: FromExportThread) => port.postMessage(message);
 
 // The SDK reports failed exports and dropped spans through its diagnostic logger. This thread's
 // `diag` is its own (a worker has its own module instances), so setting it affects nothing else.
-const forward = (level: 'warn' | 'error') => (message: string, ...args: unknown[]) => reply({ type: 'log', level, message: format(message, ...args) });
+// A collector that is down fails every export, several a second under load: one line per
+// interval, counting the others.
+let lastReport = -Infinity;
+let unreported = 0;
+const report = (level: 'warn' | 'error', message: string) => {
+  const now = Date.now();
+  if (now - lastReport < REPORT_INTERVAL_MS) return void unreported++;
+  lastReport = now;
+  const more = unreported > 0 ? ` (and ${unreported} more since the last report)` : '';
+  unreported = 0;
+  reply({ type: 'log', level, message: message + more });
+};
+const forward = (level: 'warn' | 'error') => (message: string, ...args: unknown[]) => report(level, format(message, ...args));
 const ignore = () => {};
 diag.setLogger({ error: forward('error'), warn: forward('warn'), info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
 
@@ -40,7 +52,7 @@ port.on('message', (message: ToExportThread) => {
       // export rejects instead, so that is reported here. The caller only waits either way.
       const done = message.type === 'flush' ? processor.forceFlush() : processor.shutdown();
       void done
-        .catch((error: unknown) => reply({ type: 'log', level: 'error', message: error instanceof Error ? error.message : String(error) }))
+        .catch((error: unknown) => report('error', error instanceof Error ? error.message : String(error)))
         .then(() => reply({ type: 'done', id: message.id }));
       break;
     }

@@ -73,6 +73,10 @@ describe('the span export thread', () => {
       onFlush.ship(packed());
       await withDeadline(onFlush.forceFlush(), 10_000, 'flush');
       expect(flushed.lines.map((l) => l.message)).toEqual([expect.stringMatching(/^span export: .*ECONNREFUSED/)]);
+      // A second failure right after is counted for the next report, not logged on its own.
+      onFlush.ship(packed());
+      await withDeadline(onFlush.forceFlush(), 10_000, 'second flush');
+      expect(flushed.lines).toHaveLength(1);
       onSchedule.ship(packed());
       await withDeadline(tellsOnSchedule, 10_000, 'a log line from the scheduled export');
       expect(scheduled.lines[0]!.message).toMatch(/^span export: .*ECONNREFUSED/);
