@@ -26,7 +26,7 @@ import { medianOfRounds } from './lib/stats.mjs';
 
 /** Scenario 7: telemetry variants, each measured side by side with the gateway without telemetry. */
 const TELEMETRY_REFERENCE = 'gateway-no-metrics';
-const TELEMETRY_VARIANTS = ['gateway', 'gateway+tracing', 'gateway+tracing-protobuf', 'gateway+tracing-10pct'];
+const TELEMETRY_VARIANTS = ['gateway', 'gateway+tracing', 'gateway+tracing-protobuf', 'gateway+tracing-10pct', 'gateway-no-metrics-control'];
 import { measureUpgradeTiming } from './lib/upgrade-timing.mjs';
 import { evaluateTargets, renderMarkdown } from './lib/report.mjs';
 import { summariseProfile, formatSummary } from './profile-summary.mjs';

@@ -60,6 +60,14 @@ export const GATEWAY_VARIANTS = [
     config: { metrics: { enabled: false } },
   },
   {
+    // Scenario 7's control: a second copy of its reference, measured side by side with it like
+    // the telemetry variants. What it shows is the method's own bias and noise, not a cost.
+    name: 'gateway-no-metrics-control',
+    label: 'a second gateway-no-metrics (scenario 7 control: the method against itself); only with `--with gateway-no-metrics-control`',
+    optional: true,
+    config: { metrics: { enabled: false } },
+  },
+  {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
     // --with or --paths.
     name: 'gateway+blocking',

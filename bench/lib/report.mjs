@@ -288,6 +288,10 @@ export function renderMarkdown(results) {
       return [name, `${x(slot.median?.rpsRatio)} (${ok.map((r) => x(r.rpsRatio)).join(', ')})`, `${x(slot.median?.cpuRatio)} (${ok.map((r) => x(r.cpuRatio)).join(', ')})`, slot.median?.rpsRatio ? `${f((1 - slot.median.rpsRatio) * 100, 1)} %` : '—', String(errors)];
     })));
     L.push('');
+    if (s7.byPath['gateway-no-metrics-control']) {
+      L.push(`\`gateway-no-metrics-control\` is a second copy of \`${s7.reference}\` measured the same way: its row is what the method shows when there is nothing to measure (its bias and spread), not a cost.`);
+      L.push('');
+    }
   }
 
   // ---- targets ----------------------------------------------------------------------------
