@@ -391,7 +391,11 @@ then run the benchmark again.`);
           for (const p of variants) {
             const slot = (sc7.byPath[p.name] ??= { rounds: [] });
             try {
-              const [ref, v] = await unaryThroughputSideBySide([reference, p].map((x) => ({ url: url(x), pid: x.pid })), {
+              const pair = [reference, p].map((x) => ({ url: url(x), pid: x.pid }));
+              // A variant sits idle while the others are measured; the reference never does.
+              // One unmeasured second of the same load first, so both start the round warm.
+              await unaryThroughputSideBySide(pair, { body: reqBody, connections: S.unary.connections / 2, durationS: S.warmupS });
+              const [ref, v] = await unaryThroughputSideBySide(pair, {
                 body: reqBody, connections: S.unary.connections / 2, durationS: S.unary.durationS,
               });
               const round = { rps: v.rps, referenceRps: ref.rps, rpsRatio: v.rps / ref.rps, cpuPer10k: v.cpuPer10k, referenceCpuPer10k: ref.cpuPer10k,
