@@ -280,7 +280,7 @@ export function renderMarkdown(results) {
   if (s7) {
     L.push('## Scenario 7: what telemetry costs, side by side');
     L.push('');
-    L.push(`Each telemetry variant and \`${s7.reference}\` (metrics and tracing off) take scenario 1's load at the same time, ${s7.connections} connections each for ${s7.durationS} s, so both see the same moments of the machine; ${S.telemetry?.rounds ?? S.rounds} round(s), medians of the per-round ratios. CPU = utime+stime of each gateway process per request. Cost = 1 − throughput ratio.`);
+    L.push(`Each telemetry variant and \`${s7.reference}\` (metrics and tracing off) take scenario 1's load at the same time, ${s7.connections} connections each for ${s7.durationS} s after an unmeasured warm-up of the same load, so both see the same moments of the machine; ${S.telemetry?.rounds ?? S.rounds} round(s), medians of the per-round ratios. CPU = utime+stime of each gateway process per request. Cost = 1 − throughput ratio.`);
     L.push('');
     L.push(table(['path', 'throughput vs reference (rounds)', 'CPU per request vs reference (rounds)', 'cost (median)', 'errors'], Object.entries(s7.byPath).map(([name, slot]) => {
       const ok = slot.rounds.filter((r) => r && !r.error);
