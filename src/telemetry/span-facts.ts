@@ -68,12 +68,6 @@ export function addServerAttributes(attrs: Attributes, record: SpanRecord): Attr
   return attrs;
 }
 
-/** Whether `record` has any fact a span event is made of (see SpanEventRecorder.sync). */
-export function mayHaveSpanEvents(record: ExchangeRecord): boolean {
-  const a2a = record.a2a;
-  return a2a?.stream !== undefined || a2a?.state !== undefined || record.findings.length > 0;
-}
-
 /**
  * Collects the facts that changed since the last call as span events, up to a cap. Only a sampled
  * exchange has one, so an unsampled stream pays nothing per chunk.
@@ -86,6 +80,15 @@ export class SpanEventRecorder {
   dropped = 0;
 
   constructor(private readonly cap: number) {}
+
+  /**
+   * False when `sync` would record nothing for `record` from a fresh recorder: no stream, no task
+   * state, no finding. Tracing makes a recorder only once this is true (most unary exchanges never).
+   */
+  static hasFacts(record: ExchangeRecord): boolean {
+    const a2a = record.a2a;
+    return a2a?.stream !== undefined || a2a?.state !== undefined || record.findings.length > 0;
+  }
 
   /** `at`: epoch milliseconds (fractions allowed) at which the facts were seen. */
   sync(record: ExchangeRecord, at: number): void {

@@ -27,7 +27,7 @@ import {
 import type { Exchange, ExchangeObserver, ExchangeRecord } from '../proxy/exchange.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
-import { SpanEventRecorder, mayHaveSpanEvents, spanName } from './span-facts.js';
+import { SpanEventRecorder, spanName } from './span-facts.js';
 import type { ClientCall, RemoteParent } from './exchange-spans.js';
 import { startExportThread, type ExportThread, type TracingLog } from './export-thread.js';
 import { ExchangeIdSource } from './trace-ids.js';
@@ -100,7 +100,6 @@ interface OpenTrace {
   readonly clientSpanId: string;
   /** The caller's span, when its `traceparent` was honoured. */
   readonly parent: SpanContext | undefined;
-  readonly traceFlags: number;
   readonly startMs: number;
   readonly urlPath: string;
   client: ClientCall | undefined;
@@ -134,7 +133,6 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
       serverSpanId: drawn.serverSpanId,
       clientSpanId: drawn.clientSpanId,
       parent,
-      traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
       // The exchange's own clock reading, so the span starts when the request arrived.
       startMs: origin + exchange.startedAtMonotonic,
       urlPath: withoutQuery(exchange.req.url ?? '/'),
@@ -148,8 +146,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
   };
 
   const noteEvents = (state: OpenTrace, record: ExchangeRecord, at: number) => {
-    // Most unary exchanges never have a fact worth an event: no recorder for them.
-    if (!state.events && !mayHaveSpanEvents(record)) return;
+    if (!state.events && !SpanEventRecorder.hasFacts(record)) return;
     (state.events ??= new SpanEventRecorder(options.limits.eventCount)).sync(record, at);
   };
 
@@ -158,7 +155,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
       const state = open(exchange);
       state.client = { spanId: state.clientSpanId, startMs: epochMs(), origin: exchange.upstream.origin, path: withoutQuery(exchange.upstreamPath) };
       if (options.propagate) {
-        injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: state.traceFlags, traceState: state.parent?.traceState });
+        injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: flagsOf(state), traceState: state.parent?.traceState });
       }
     },
 
@@ -179,7 +176,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
           traceId: state.traceId,
           serverSpanId: state.serverSpanId,
           parent: state.parent && remoteParent(state.parent, traceState),
-          traceFlags: state.traceFlags,
+          traceFlags: flagsOf(state),
           traceState,
           startMs: state.startMs,
           endMs,
@@ -191,6 +188,11 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
       );
     },
   };
+}
+
+/** W3C trace flags of the gateway's spans: sampled or not. */
+function flagsOf(state: OpenTrace): number {
+  return state.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE;
 }
 
 function remoteParent(parent: SpanContext, traceState: string | undefined): RemoteParent {

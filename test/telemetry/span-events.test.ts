@@ -26,6 +26,22 @@ describe('span events from exchange facts', () => {
     expect(events.dropped).toBe(0);
   });
 
+  it('hasFacts is false only for records a fresh recorder records nothing for (tracing skips the recorder then)', () => {
+    const records = [
+      record(),
+      record({ a2a: facts() }),
+      record({ a2a: facts({ kind: 'task', state: 'TASK_STATE_COMPLETED' }) }),
+      record({ a2a: facts({ operation: 'SendStreamingMessage', stream: stream(2) }) }),
+      record({ findings: [{ rule: 'a2a.stream-first-event', count: 1 }] }),
+      record({ a2a: facts({ error: { code: -32001 } }), status: 500 }),
+    ];
+    for (const rec of records) {
+      const fresh = new SpanEventRecorder(100);
+      fresh.sync(rec, Date.now());
+      expect(fresh.events.length > 0, JSON.stringify(rec)).toBe(SpanEventRecorder.hasFacts(rec));
+    }
+  });
+
   it('keeps the first events up to the cap and counts the rest', () => {
     const events = new SpanEventRecorder(3);
     events.sync(record({ a2a: facts({ kind: 'task', state: 'TASK_STATE_COMPLETED', stream: stream(500, 500) }), findings: [{ rule: 'a2a.stream-event-after-terminal', count: 1, detail: 'x' }] }), 1_000);

@@ -128,6 +128,8 @@ describe('spans over OTLP/HTTP', () => {
       'gen_ai.conversation.id': task.contextId,
       'gen_ai.agent.name': 'reviewer',
     });
+    // A unary answer: the state is known only when the body ends, and still becomes an event.
+    expect(server.events.map((e) => [e.name, e.attributes['a2a.task.state']])).toEqual([['a2a.task.state_change', 'TASK_STATE_COMPLETED']]);
     const clientSpan = one(spans, 'client span', (s) => s.kind === CLIENT && s.parentSpanId === server.spanId);
     expect(clientSpan.traceId).toBe(server.traceId);
     expect(agentTraceparent(since)).toBe(`00-${server.traceId}-${clientSpan.spanId}-01`);
