@@ -24,6 +24,14 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
  * before dist/cli.js. `probe(ctx)` runs after the start-up check: if it throws, the variant is
  * reported as not available with that message instead of being measured.
  */
+/** What telemetry costs: metrics off (tracing is already off in `gateway`). */
+const NO_METRICS = {
+  name: 'gateway-no-metrics',
+  label: 'gateway, metrics off (metrics.enabled: false; tracing off as in `gateway`)',
+  optional: 'quick',
+  config: { metrics: { enabled: false } },
+};
+
 export const GATEWAY_VARIANTS = [
   {
     name: 'gateway',
@@ -52,20 +60,14 @@ export const GATEWAY_VARIANTS = [
     optional: 'quick',
     config: { inspection: { enabled: false } },
   },
-  {
-    // What telemetry costs: metrics off (tracing is already off in `gateway`).
-    name: 'gateway-no-metrics',
-    label: 'gateway, metrics off (metrics.enabled: false; tracing off as in `gateway`)',
-    optional: 'quick',
-    config: { metrics: { enabled: false } },
-  },
+  NO_METRICS,
   {
     // Scenario 7's control: a second copy of its reference, measured side by side with it like
     // the telemetry variants. What it shows is the method's own bias and noise, not a cost.
+    ...NO_METRICS,
     name: 'gateway-no-metrics-control',
     label: 'a second gateway-no-metrics (scenario 7 control: the method against itself); only with `--with gateway-no-metrics-control`',
     optional: true,
-    config: { metrics: { enabled: false } },
   },
   {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with

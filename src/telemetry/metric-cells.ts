@@ -13,14 +13,9 @@
  * (labels.ts), so no string is built per call and the number of series stays bounded.
  */
 import type { Metric, Registry } from 'prom-client';
+import type { FamilyDef, HistogramFamilyDef } from './metric-names.js';
 
 type Values = readonly string[];
-
-interface Def {
-  readonly name: string;
-  readonly help: string;
-  readonly labelNames: readonly string[];
-}
 
 /** prom-client's exposition input: one line per value, `metricName` for _bucket/_sum/_count. */
 interface ExpositionValue {
@@ -75,7 +70,7 @@ abstract class CellMetric {
   readonly help: string;
   protected readonly labelNames: readonly string[];
 
-  protected constructor(def: Def, registry: Registry) {
+  protected constructor(def: FamilyDef, registry: Registry) {
     this.name = def.name;
     this.help = def.help;
     this.labelNames = def.labelNames;
@@ -96,7 +91,7 @@ export class CellCounter extends CellMetric {
   readonly type = 'counter';
   private readonly series: SeriesTable<{ value: number }>;
 
-  constructor(def: Def, registry: Registry) {
+  constructor(def: FamilyDef, registry: Registry) {
     super(def, registry);
     this.series = new SeriesTable(def.labelNames.length, () => ({ value: 0 }));
   }
@@ -128,7 +123,7 @@ export class CellHistogram extends CellMetric {
   private readonly bounds: Float64Array;
   private readonly series: SeriesTable<Buckets>;
 
-  constructor(def: Def & { readonly buckets: readonly number[] }, registry: Registry) {
+  constructor(def: HistogramFamilyDef, registry: Registry) {
     super(def, registry);
     this.bounds = Float64Array.from([...def.buckets].sort((a, b) => a - b));
     this.series = new SeriesTable(def.labelNames.length, () => ({ counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));

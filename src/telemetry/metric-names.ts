@@ -5,6 +5,16 @@
  * following https://prometheus.io/docs/practices/naming/.
  */
 
+/** A metric family as declared below: what prom-client's and the cell metrics are built from. */
+export interface FamilyDef {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+}
+export interface HistogramFamilyDef extends FamilyDef {
+  readonly buckets: readonly number[];
+}
+
 /** Requests and streams: a few milliseconds (GetTask) to long blocking sends and open streams. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 /** Time to first SSE event: the agent's first reaction, normally well under a minute. */

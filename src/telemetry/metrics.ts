@@ -8,7 +8,7 @@ import { TASK_STATES, isTerminal } from '../a2a/operations.js';
 import { RULE_IDS } from '../a2a/findings.js';
 import type { ExchangeObserver, ExchangeRecord, Finding } from '../proxy/exchange.js';
 import type { TaskListener, TaskStore, TaskTracker } from '../tasks/tracker.js';
-import { METRICS } from './metric-names.js';
+import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
 import { STREAM_EVENTS, UPSTREAM_REASONS, createLabeler } from './labels.js';
 import { OpenTasks } from './open-tasks.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
@@ -33,15 +33,6 @@ export interface GatewayMetrics {
 
 const upstreamReasons: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
 
-interface CounterDef {
-  readonly name: string;
-  readonly help: string;
-  readonly labelNames: readonly string[];
-}
-interface HistogramDef extends CounterDef {
-  readonly buckets: readonly number[];
-}
-
 export function createMetrics(registry: Registry, options: MetricsOptions): GatewayMetrics {
   const labels = createLabeler(options.agents);
   const now = options.now ?? Date.now;
@@ -49,8 +40,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const openTasks = new OpenTasks();
   let taskStore: Pick<TaskStore, 'countByState'> | undefined;
 
-  const counter = (def: CounterDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
-  const histogram = (def: HistogramDef) => new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
+  const counter = (def: FamilyDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
+  const histogram = (def: HistogramFamilyDef) => new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
   // Updated by every exchange: plain cells (metric-cells.ts says why).
   const requests = new CellCounter(METRICS.requests, registry);
   const requestDuration = new CellHistogram(METRICS.requestDuration, registry);
