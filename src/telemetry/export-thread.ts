@@ -1,7 +1,7 @@
 /**
  * Span export on a worker thread of its own. The request thread hands each sampled exchange's
- * facts over in batches, packed flat (exchange-pack.ts); the export thread builds the span views and
- * runs the SDK's BatchSpanProcessor and OTLP exporter (otlp-pipeline.ts). Encoding spans, the
+ * facts over in batches, packed flat (exchange-pack.ts); the export thread builds the span views
+ * and runs the SDK's BatchSpanProcessor and OTLP exporter (otlp-pipeline.ts). Encoding spans, the
  * garbage it leaves and the export requests' socket writes then cost the thread that serves
  * requests nothing: on the bench machine they were most of tracing's cost (bench/RESULTS.md).
  * pino moves log transports off the event loop the same way.
@@ -10,8 +10,9 @@
  * exchanges handed over but not yet taken are bounded by OTEL_BSP_MAX_QUEUE_SIZE, and beyond it
  * new ones are dropped and counted, as the SDK's own queue does. What goes wrong is told to the
  * gateway's log: the SDK's own warnings and errors on that thread (a collector that cannot be
- * reached, spans the SDK dropped), drops here (each kind at most every `REPORT_INTERVAL_MS`, with a count), and a thread
- * that fails, after which tracing stops exporting and the gateway keeps serving.
+ * reached, spans the SDK dropped) and drops here, each kind at most every `REPORT_INTERVAL_MS`
+ * with a count of the rest; and a thread that fails, after which tracing stops exporting and the
+ * gateway keeps serving.
  */
 import { Worker } from 'node:worker_threads';
 import type { PackedExchange } from './exchange-pack.js';
