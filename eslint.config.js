@@ -7,7 +7,25 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly', performance: 'readonly', setImmediate: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': 'off',
@@ -22,10 +40,21 @@ export default tseslint.config(
     // Pure decoders: no I/O, no Node or HTTP imports (docs/design principle 3).
     files: ['src/a2a/**/*.ts', 'src/codec/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['node:*', 'http', 'https', 'net', 'fs', 'stream'], message: 'a2a/ and codec/ are pure: no Node I/O imports.' },
-        { group: ['hono', 'hono/*', '@hono/*', 'undici', 'prom-client', '@opentelemetry/*', 'pino'], message: 'a2a/ and codec/ are pure: no framework, transport or telemetry imports.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'http', 'https', 'net', 'fs', 'stream'],
+              message: 'a2a/ and codec/ are pure: no Node I/O imports.',
+            },
+            {
+              group: ['hono', 'hono/*', '@hono/*', 'undici', 'prom-client', '@opentelemetry/*', 'pino'],
+              message: 'a2a/ and codec/ are pure: no framework, transport or telemetry imports.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -66,11 +66,14 @@ export function summariseProfile(file, { top = 25 } = {}) {
 
 export function formatSummary(s) {
   const lines = [];
-  lines.push(`Profile ${path.basename(s.file)}: ${(s.totalMs / 1000).toFixed(1)} s sampled, ${(s.busyMs / 1000).toFixed(1)} s busy (not idle)`);
+  lines.push(
+    `Profile ${path.basename(s.file)}: ${(s.totalMs / 1000).toFixed(1)} s sampled, ${(s.busyMs / 1000).toFixed(1)} s busy (not idle)`,
+  );
   lines.push('');
   lines.push('| self ms | % of busy | function | where |');
   lines.push('| ---: | ---: | --- | --- |');
-  for (const r of s.rows) lines.push(`| ${r.selfMs.toFixed(0)} | ${r.pctBusy.toFixed(1)} | \`${r.fn}\` | ${r.where || ''} |`);
+  for (const r of s.rows)
+    lines.push(`| ${r.selfMs.toFixed(0)} | ${r.pctBusy.toFixed(1)} | \`${r.fn}\` | ${r.where || ''} |`);
   lines.push('');
   lines.push('| self ms | % of busy | grouped by module |');
   lines.push('| ---: | ---: | --- |');

@@ -6,28 +6,77 @@
 //   node bench/run.mjs --help
 //
 // Everything runs on 127.0.0.1; everything started is stopped at the end, on error and on Ctrl-C.
-import { mkdtempSync, chmodSync, rmSync, mkdirSync, writeFileSync, openSync, writeSync, closeSync, readdirSync, statSync, readFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  chmodSync,
+  rmSync,
+  mkdirSync,
+  writeFileSync,
+  openSync,
+  writeSync,
+  closeSync,
+  readdirSync,
+  statSync,
+  readFileSync,
+} from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  installCleanup, startProcess, stopAll, freePort, waitForHttp, httpRequest, openFilesLimit, sleep, fileExists,
+  installCleanup,
+  startProcess,
+  stopAll,
+  freePort,
+  waitForHttp,
+  httpRequest,
+  openFilesLimit,
+  sleep,
+  fileExists,
 } from './lib/procs.mjs';
 import { findNginx, nginxVersion, upstreamConfig, startNginx } from './lib/nginx.mjs';
 import {
-  A2A_HEADERS, SMALL_MESSAGE_RESPONSE, TASK_10K_RESPONSE, sendMessageRequest, agentCard, hugeTaskParts, filler,
+  A2A_HEADERS,
+  SMALL_MESSAGE_RESPONSE,
+  TASK_10K_RESPONSE,
+  sendMessageRequest,
+  agentCard,
+  hugeTaskParts,
+  filler,
 } from './lib/payloads.mjs';
-import { directPath, nginxPath, nodePath, gatewayPath, GATEWAY_VARIANTS, benchDir, repoDir, gatewayCli } from './lib/paths.mjs';
 import {
-  unaryThroughput, unaryThroughputSideBySide, unaryLatency, unaryWarmup, sseBurst, ssePaced, sseFanIn, largeUnary, largeSse,
+  directPath,
+  nginxPath,
+  nodePath,
+  gatewayPath,
+  GATEWAY_VARIANTS,
+  benchDir,
+  repoDir,
+  gatewayCli,
+} from './lib/paths.mjs';
+import {
+  unaryThroughput,
+  unaryThroughputSideBySide,
+  unaryLatency,
+  unaryWarmup,
+  sseBurst,
+  ssePaced,
+  sseFanIn,
+  largeUnary,
+  largeSse,
 } from './lib/measure.mjs';
 import { openStream } from './lib/sse-client.mjs';
 import { medianOfRounds } from './lib/stats.mjs';
 
 /** Scenario 7: telemetry variants, each measured side by side with the gateway without telemetry. */
 const TELEMETRY_REFERENCE = 'gateway-no-metrics';
-const TELEMETRY_VARIANTS = ['gateway', 'gateway+tracing', 'gateway+tracing-protobuf', 'gateway+tracing-10pct', 'gateway-no-metrics-control'];
-import { measureUpgradeTiming } from './lib/upgrade-timing.mjs';
+const TELEMETRY_VARIANTS = [
+  'gateway',
+  'gateway+tracing',
+  'gateway+tracing-protobuf',
+  'gateway+tracing-10pct',
+  'gateway-no-metrics-control',
+];
+import { measureRescueTiming } from './lib/rescue-timing.mjs';
 import { evaluateTargets, renderMarkdown } from './lib/report.mjs';
 import { summariseProfile, formatSummary } from './profile-summary.mjs';
 
@@ -42,7 +91,7 @@ const FULL = {
   sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 2000, pacedRate: 1000 },
   fanin: { rounds: 2, streams: 1000, intervalMs: 1500, eventsPerStream: 6, eventBytes: 512 },
   large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
-  upgrade: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
+  rescue: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   telemetry: { rounds: 11 },
   profile: { durationS: 3 },
 };
@@ -55,7 +104,7 @@ const QUICK = {
   sse: { rounds: 3, burstEvents: 2000, eventBytes: 512, pacedEvents: 1000, pacedRate: 1000 },
   fanin: { rounds: 1, streams: 200, intervalMs: 1000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
-  upgrade: { sends: 8, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
+  rescue: { sends: 8, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   telemetry: { rounds: 1 },
   profile: { durationS: 3 },
 };
@@ -66,7 +115,7 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --profile          also run each gateway variant under node --cpu-prof and summarise the profile
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
-  --with a,b         also run these optional gateway variants (e.g. gateway+blocking)
+  --with a,b         also run these optional gateway variants (e.g. gateway+rescue)
   --scenarios 1,3    only these scenarios (1-7; 6 = timeout-rescue timing, 7 = telemetry cost side by side)
   --rounds N         rounds of the unary scenarios, paced SSE and scenario 7 (default 3, 11 for
                      scenario 7; quick 1): more rounds, steadier medians on a noisy machine
@@ -77,23 +126,47 @@ const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
   --help`;
 
 function parseArgs(argv) {
-  const o = { quick: false, write: false, profile: null, paths: null, scenarios: null, out: path.join(benchDir, 'out'), gatewayCli: null, nginx: null, render: null, with: [] };
+  const o = {
+    quick: false,
+    write: false,
+    profile: null,
+    paths: null,
+    scenarios: null,
+    out: path.join(benchDir, 'out'),
+    gatewayCli: null,
+    nginx: null,
+    render: null,
+    with: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
     else if (a === '--write') o.write = true;
     else if (a === '--profile') o.profile = true;
     else if (a === '--no-profile') o.profile = false;
-    else if (a === '--paths') o.paths = argv[++i].split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--paths')
+      o.paths = argv[++i]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (a === '--scenarios') o.scenarios = argv[++i].split(',').map((s) => Number(s.trim()));
     else if (a === '--out') o.out = path.resolve(argv[++i]);
     else if (a === '--gateway-cli') o.gatewayCli = path.resolve(argv[++i]);
     else if (a === '--nginx') o.nginx = path.resolve(argv[++i]);
     else if (a === '--render') o.render = path.resolve(argv[++i]);
     else if (a === '--rounds') o.rounds = Number(argv[++i]);
-    else if (a === '--with') o.with = argv[++i].split(',').map((x) => x.trim()).filter(Boolean);
-    else if (a === '--help' || a === '-h') { console.log(HELP); process.exit(0); }
-    else { console.error(`unknown option ${a}\n${HELP}`); process.exit(2); }
+    else if (a === '--with')
+      o.with = argv[++i]
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+    else if (a === '--help' || a === '-h') {
+      console.log(HELP);
+      process.exit(0);
+    } else {
+      console.error(`unknown option ${a}\n${HELP}`);
+      process.exit(2);
+    }
   }
   return o;
 }
@@ -107,13 +180,23 @@ function ensureOpenFiles(needed) {
   if (!lim || lim.soft >= needed) return { ok: true, lim };
   if (process.env.A2A_BENCH_REEXEC !== '1' && lim.hard >= needed) {
     log(`open-files limit ${lim.soft} < ${needed}: re-running under \`ulimit -n ${needed}\``);
-    const child = spawn('/bin/sh', ['-c', `ulimit -n ${needed} && exec "$0" "$@"`, process.execPath, ...process.argv.slice(1)], {
-      stdio: 'inherit',
-      env: { ...process.env, A2A_BENCH_REEXEC: '1' },
-    });
+    const child = spawn(
+      '/bin/sh',
+      ['-c', `ulimit -n ${needed} && exec "$0" "$@"`, process.execPath, ...process.argv.slice(1)],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, A2A_BENCH_REEXEC: '1' },
+      },
+    );
     // Ctrl-C reaches the child too (same process group); wait for it rather than dying first.
     process.on('SIGINT', () => {});
-    process.on('SIGTERM', () => { try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ } });
+    process.on('SIGTERM', () => {
+      try {
+        process.kill(child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+    });
     child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
     return { ok: false, reexec: true };
   }
@@ -124,7 +207,9 @@ function machineInfo(nginxBin, cli) {
   let model = 'unknown';
   try {
     model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? model;
-  } catch { /* not linux */ }
+  } catch {
+    /* not linux */
+  }
   const git = (dir, ...args) => {
     try {
       return execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -138,13 +223,21 @@ function machineInfo(nginxBin, cli) {
   if (cli !== gatewayCli) {
     const stamp = path.join(path.dirname(cli), '..', 'BENCH_SOURCE');
     const other = git(path.dirname(cli), 'rev-parse', '--short', 'HEAD');
-    gatewaySource = fileExists(stamp) ? readFileSync(stamp, 'utf8').trim() : other ? `build at ${cli} (checkout at ${other})` : `build at ${cli}`;
+    gatewaySource = fileExists(stamp)
+      ? readFileSync(stamp, 'utf8').trim()
+      : other
+        ? `build at ${cli} (checkout at ${other})`
+        : `build at ${cli}`;
   } else {
     const dirty = git(repoDir, 'status', '--porcelain', '--', 'src');
     gatewaySource = `dist/ of this checkout (commit ${commit ?? 'unknown'}${dirty ? ', with uncommitted changes in src/' : ''})`;
   }
   const ver = (pkg) => {
-    try { return JSON.parse(readFileSync(path.join(repoDir, 'node_modules', pkg, 'package.json'), 'utf8')).version; } catch { return null; }
+    try {
+      return JSON.parse(readFileSync(path.join(repoDir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+    } catch {
+      return null;
+    }
   };
   return {
     date: new Date().toISOString(),
@@ -193,14 +286,30 @@ async function verifyPath(p) {
   const problems = [];
   const body = sendMessageRequest();
   const headers = { ...A2A_HEADERS, 'content-length': Buffer.byteLength(body) };
-  const small = await httpRequest(`${p.agentUrl('small')}/a2a/jsonrpc`, { method: 'POST', headers, body, timeoutMs: 5000 });
-  if (small.status !== 200) return { fatal: `SendMessage (small) answered HTTP ${small.status}: ${small.body.slice(0, 200)}` };
-  if (small.body !== SMALL_MESSAGE_RESPONSE) problems.push('small response body differs from the upstream\'s');
-  const task = await httpRequest(`${p.agentUrl('task')}/a2a/jsonrpc`, { method: 'POST', headers, body, timeoutMs: 5000 });
+  const small = await httpRequest(`${p.agentUrl('small')}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers,
+    body,
+    timeoutMs: 5000,
+  });
+  if (small.status !== 200)
+    return { fatal: `SendMessage (small) answered HTTP ${small.status}: ${small.body.slice(0, 200)}` };
+  if (small.body !== SMALL_MESSAGE_RESPONSE) problems.push("small response body differs from the upstream's");
+  const task = await httpRequest(`${p.agentUrl('task')}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers,
+    body,
+    timeoutMs: 5000,
+  });
   if (task.status !== 200) return { fatal: `SendMessage (task) answered HTTP ${task.status}` };
-  if (task.body !== TASK_10K_RESPONSE) problems.push('task response body differs from the upstream\'s');
-  const s = await openStream(`${p.agentUrl('sse')}/a2a/jsonrpc`, { events: 5, eventBytes: 300, mode: 'burst' }, { timeoutMs: 10_000 });
-  if (s.status !== 200 || s.events !== 5) return { fatal: `SendStreamingMessage: HTTP ${s.status}, ${s.events}/5 events ${s.error ?? ''}` };
+  if (task.body !== TASK_10K_RESPONSE) problems.push("task response body differs from the upstream's");
+  const s = await openStream(
+    `${p.agentUrl('sse')}/a2a/jsonrpc`,
+    { events: 5, eventBytes: 300, mode: 'burst' },
+    { timeoutMs: 10_000 },
+  );
+  if (s.status !== 200 || s.events !== 5)
+    return { fatal: `SendStreamingMessage: HTTP ${s.status}, ${s.events}/5 events ${s.error ?? ''}` };
   return { problems };
 }
 
@@ -243,7 +352,9 @@ then run the benchmark again.`);
   if (nf.reexec) return;
   if (!nf.ok) {
     const fit = Math.max(50, Math.floor((nf.lim.soft - 1024) / 2));
-    log(`warning: open-files limit ${nf.lim.soft} (hard ${nf.lim.hard}) is too low for ${S.fanin.streams} streams; using ${fit}. Raise it with \`ulimit -n ${needFiles}\`.`);
+    log(
+      `warning: open-files limit ${nf.lim.soft} (hard ${nf.lim.hard}) is too low for ${S.fanin.streams} streams; using ${fit}. Raise it with \`ulimit -n ${needFiles}\`.`,
+    );
     S.fanin.streams = fit;
   }
 
@@ -280,11 +391,24 @@ then run the benchmark again.`);
       { name: 'task', port: ports.task, card: agentCard(routes.get('task'), 'task'), file: taskFile },
       { name: 'large', port: ports.large, card: agentCard(routes.get('large'), 'large'), file: largeFile },
     ]);
-    const upstream = await startNginx(nginxBin, 'nginx-upstream', upDir, upConf, `${routes.get('small')}/.well-known/agent-card.json`);
-    const sse = startProcess('sse-upstream', process.execPath, [path.join(benchDir, 'servers', 'sse-upstream.mjs'), '--port', String(ports.sse)], { cwd: repoDir });
+    const upstream = await startNginx(
+      nginxBin,
+      'nginx-upstream',
+      upDir,
+      upConf,
+      `${routes.get('small')}/.well-known/agent-card.json`,
+    );
+    const sse = startProcess(
+      'sse-upstream',
+      process.execPath,
+      [path.join(benchDir, 'servers', 'sse-upstream.mjs'), '--port', String(ports.sse)],
+      { cwd: repoDir },
+    );
     await waitForHttp(`${routes.get('sse')}/.well-known/agent-card.json`, { entry: sse });
     const upstreamPids = { nginx: upstream.workerPid, sse: sse.child.pid };
-    log(`upstreams: nginx (worker ${upstream.workerPid}) on ${ports.small}/${ports.task}/${ports.large}, SSE node (pid ${sse.child.pid}) on ${ports.sse}`);
+    log(
+      `upstreams: nginx (worker ${upstream.workerPid}) on ${ports.small}/${ports.task}/${ports.large}, SSE node (pid ${sse.child.pid}) on ${ports.sse}`,
+    );
 
     // ---- paths ----------------------------------------------------------------------------
     const ctx = { routes, runDir, nginxBin, readyAgent: 'small', otlpSinkUrl: null };
@@ -294,12 +418,25 @@ then run the benchmark again.`);
     const wanted = all.filter((p) => p.name === 'direct' || (opts.paths ? named(p) : !optional(p.variant) || named(p)));
     if (wanted.some((p) => p.variant?.otlpSink)) {
       const port = await freePort();
-      const sink = startProcess('otlp-sink', process.execPath, [path.join(benchDir, 'servers', 'otlp-sink.mjs'), '--port', String(port)], { cwd: repoDir });
+      const sink = startProcess(
+        'otlp-sink',
+        process.execPath,
+        [path.join(benchDir, 'servers', 'otlp-sink.mjs'), '--port', String(port)],
+        { cwd: repoDir },
+      );
       ctx.otlpSinkUrl = `http://127.0.0.1:${port}`;
       await waitForHttp(`${ctx.otlpSinkUrl}/stats`, { entry: sink });
     }
     for (const p of wanted) {
-      const info = { name: p.name, label: p.label, kind: p.kind, available: false, reason: null, pid: null, problems: [] };
+      const info = {
+        name: p.name,
+        label: p.label,
+        kind: p.kind,
+        available: false,
+        reason: null,
+        pid: null,
+        problems: [],
+      };
       results.paths.push(info);
       const av = p.available(ctx);
       if (!av.ok) {
@@ -325,7 +462,9 @@ then run the benchmark again.`);
         info.available = true;
         info.pid = p.pid;
         paths.push(p);
-        log(`path ${p.name}: up${p.pid ? ` (measured pid ${p.pid})` : ''}${v.problems.length ? ` — warning: ${v.problems.join('; ')}` : ''}`);
+        log(
+          `path ${p.name}: up${p.pid ? ` (measured pid ${p.pid})` : ''}${v.problems.length ? ` — warning: ${v.problems.join('; ')}` : ''}`,
+        );
       } catch (err) {
         info.reason = `failed to start: ${err.message.slice(0, 500)}`;
         log(`path ${p.name}: ${info.reason}`);
@@ -351,7 +490,8 @@ then run the benchmark again.`);
           log(`  [${key} r${r + 1}] ${p.name.padEnd(10)} ${describe(key, v)}`);
         }
       }
-      for (const slot of Object.values(sc[key]?.byPath ?? {})) slot.median = medianOfRounds(slot.rounds.filter((x) => x && !x.error));
+      for (const slot of Object.values(sc[key]?.byPath ?? {}))
+        slot.median = medianOfRounds(slot.rounds.filter((x) => x && !x.error));
     };
 
     // ---- scenarios 1 and 2: unary ---------------------------------------------------------
@@ -363,15 +503,28 @@ then run the benchmark again.`);
     for (const u of unary) {
       if (!scenarios.has(u.n)) continue;
       log(`scenario ${u.n}: ${u.label}`);
-      for (const p of paths) await unaryWarmup({ url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`, body: reqBody, durationS: S.warmupS });
-      await runRounds(`s${u.n}_throughput`, S.rounds, (p) => unaryThroughput({
-        url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`, body: reqBody, connections: S.unary.connections, durationS: S.unary.durationS,
-        pid: p.pid, upstreamPid: upstreamPids.nginx,
-      }));
-      await runRounds(`s${u.n}_latency`, S.rounds, (p) => unaryLatency({
-        url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`, body: reqBody, rate: S.unary.latencyRate, connections: S.unary.latencyConnections,
-        durationS: S.unary.latencyDurationS, pid: p.pid,
-      }));
+      for (const p of paths)
+        await unaryWarmup({ url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`, body: reqBody, durationS: S.warmupS });
+      await runRounds(`s${u.n}_throughput`, S.rounds, (p) =>
+        unaryThroughput({
+          url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`,
+          body: reqBody,
+          connections: S.unary.connections,
+          durationS: S.unary.durationS,
+          pid: p.pid,
+          upstreamPid: upstreamPids.nginx,
+        }),
+      );
+      await runRounds(`s${u.n}_latency`, S.rounds, (p) =>
+        unaryLatency({
+          url: `${p.agentUrl(u.agent)}/a2a/jsonrpc`,
+          body: reqBody,
+          rate: S.unary.latencyRate,
+          connections: S.unary.latencyConnections,
+          durationS: S.unary.latencyDurationS,
+          pid: p.pid,
+        }),
+      );
     }
 
     // ---- scenario 7: what telemetry costs, side by side ------------------------------------
@@ -384,9 +537,15 @@ then run the benchmark again.`);
         log(`scenario 7: needs ${TELEMETRY_REFERENCE} and one of ${TELEMETRY_VARIANTS.join(', ')}; skipped`);
       } else {
         log(`scenario 7: telemetry cost, each variant side by side with ${reference.name}`);
-        const sc7 = (results.scenarios.s7_side_by_side = { reference: reference.name, connections: S.unary.connections / 2, durationS: S.unary.durationS, byPath: {} });
+        const sc7 = (results.scenarios.s7_side_by_side = {
+          reference: reference.name,
+          connections: S.unary.connections / 2,
+          durationS: S.unary.durationS,
+          byPath: {},
+        });
         const url = (p) => `${p.agentUrl('small')}/a2a/jsonrpc`;
-        for (const p of [reference, ...variants]) await unaryWarmup({ url: url(p), body: reqBody, durationS: S.warmupS });
+        for (const p of [reference, ...variants])
+          await unaryWarmup({ url: url(p), body: reqBody, durationS: S.warmupS });
         for (let r = 0; r < S.telemetry.rounds; r++) {
           for (const p of variants) {
             const slot = (sc7.byPath[p.name] ??= { rounds: [] });
@@ -394,34 +553,65 @@ then run the benchmark again.`);
               const pair = [reference, p].map((x) => ({ url: url(x), pid: x.pid }));
               // A variant sits idle while the others are measured; the reference never does.
               // One unmeasured second of the same load first, so both start the round warm.
-              await unaryThroughputSideBySide(pair, { body: reqBody, connections: S.unary.connections / 2, durationS: S.warmupS });
-              const [ref, v] = await unaryThroughputSideBySide(pair, {
-                body: reqBody, connections: S.unary.connections / 2, durationS: S.unary.durationS,
+              await unaryThroughputSideBySide(pair, {
+                body: reqBody,
+                connections: S.unary.connections / 2,
+                durationS: S.warmupS,
               });
-              const round = { rps: v.rps, referenceRps: ref.rps, rpsRatio: v.rps / ref.rps, cpuPer10k: v.cpuPer10k, referenceCpuPer10k: ref.cpuPer10k,
-                cpuRatio: v.cpuPer10k && ref.cpuPer10k ? v.cpuPer10k / ref.cpuPer10k : null, errors: v.errors + ref.errors };
+              const [ref, v] = await unaryThroughputSideBySide(pair, {
+                body: reqBody,
+                connections: S.unary.connections / 2,
+                durationS: S.unary.durationS,
+              });
+              const round = {
+                rps: v.rps,
+                referenceRps: ref.rps,
+                rpsRatio: v.rps / ref.rps,
+                cpuPer10k: v.cpuPer10k,
+                referenceCpuPer10k: ref.cpuPer10k,
+                cpuRatio: v.cpuPer10k && ref.cpuPer10k ? v.cpuPer10k / ref.cpuPer10k : null,
+                errors: v.errors + ref.errors,
+              };
               slot.rounds.push(round);
-              log(`  [s7 r${r + 1}] ${p.name} ${Math.round(v.rps)} req/s vs ${Math.round(ref.rps)} (${round.rpsRatio.toFixed(3)}×), CPU per request ${round.cpuRatio?.toFixed(3) ?? '—'}×, errors ${round.errors}`);
+              log(
+                `  [s7 r${r + 1}] ${p.name} ${Math.round(v.rps)} req/s vs ${Math.round(ref.rps)} (${round.rpsRatio.toFixed(3)}×), CPU per request ${round.cpuRatio?.toFixed(3) ?? '—'}×, errors ${round.errors}`,
+              );
             } catch (err) {
               slot.rounds.push({ error: err.message });
               log(`  [s7 r${r + 1}] ${p.name} failed: ${err.message}`);
             }
           }
         }
-        for (const slot of Object.values(sc7.byPath)) slot.median = medianOfRounds(slot.rounds.filter((x) => x && !x.error));
+        for (const slot of Object.values(sc7.byPath))
+          slot.median = medianOfRounds(slot.rounds.filter((x) => x && !x.error));
       }
     }
 
     // ---- scenario 3: one long stream ------------------------------------------------------
     if (scenarios.has(3)) {
       log(`scenario 3: SSE, one stream of ${S.sse.burstEvents} events (${S.sse.eventBytes} B each)`);
-      for (const p of paths) await sseBurst({ url: `${p.agentUrl('sse')}/a2a/jsonrpc`, events: Math.min(2000, S.sse.burstEvents), eventBytes: S.sse.eventBytes });
-      await runRounds('s3_burst', S.sse.rounds, (p) => sseBurst({
-        url: `${p.agentUrl('sse')}/a2a/jsonrpc`, events: S.sse.burstEvents, eventBytes: S.sse.eventBytes, pid: p.pid,
-      }));
-      await runRounds('s3_paced', S.rounds, (p) => ssePaced({
-        url: `${p.agentUrl('sse')}/a2a/jsonrpc`, events: S.sse.pacedEvents, eventBytes: S.sse.eventBytes, rate: S.sse.pacedRate,
-      }));
+      for (const p of paths)
+        await sseBurst({
+          url: `${p.agentUrl('sse')}/a2a/jsonrpc`,
+          events: Math.min(2000, S.sse.burstEvents),
+          eventBytes: S.sse.eventBytes,
+        });
+      await runRounds('s3_burst', S.sse.rounds, (p) =>
+        sseBurst({
+          url: `${p.agentUrl('sse')}/a2a/jsonrpc`,
+          events: S.sse.burstEvents,
+          eventBytes: S.sse.eventBytes,
+          pid: p.pid,
+        }),
+      );
+      await runRounds('s3_paced', S.rounds, (p) =>
+        ssePaced({
+          url: `${p.agentUrl('sse')}/a2a/jsonrpc`,
+          events: S.sse.pacedEvents,
+          eventBytes: S.sse.eventBytes,
+          rate: S.sse.pacedRate,
+        }),
+      );
     }
 
     // RSS scenarios start from fresh processes, so what earlier scenarios left in a heap does
@@ -447,30 +637,53 @@ then run the benchmark again.`);
     if (scenarios.has(4)) {
       await restartProxies('scenario 4');
       log(`scenario 4: SSE fan-in, ${S.fanin.streams} open streams, an event every ${S.fanin.intervalMs} ms`);
-      await runRounds('s4_fanin', S.fanin.rounds, (p) => sseFanIn({
-        url: `${p.agentUrl('sse')}/a2a/jsonrpc`, streams: S.fanin.streams, intervalMs: S.fanin.intervalMs,
-        eventsPerStream: S.fanin.eventsPerStream, eventBytes: S.fanin.eventBytes, pid: p.pid,
-      }));
+      await runRounds('s4_fanin', S.fanin.rounds, (p) =>
+        sseFanIn({
+          url: `${p.agentUrl('sse')}/a2a/jsonrpc`,
+          streams: S.fanin.streams,
+          intervalMs: S.fanin.intervalMs,
+          eventsPerStream: S.fanin.eventsPerStream,
+          eventBytes: S.fanin.eventBytes,
+          pid: p.pid,
+        }),
+      );
     }
 
     // ---- scenario 5: large bodies ---------------------------------------------------------
     if (scenarios.has(5)) {
       await restartProxies('scenario 5');
       log(`scenario 5: large bodies, ${fmt(S.large.bytes / 1e6, 0)} MB`);
-      await runRounds('s5_unary', S.large.rounds, (p) => largeUnary({
-        url: `${p.agentUrl('large')}/a2a/jsonrpc`, body: reqBody, expectedBytes: S.large.bytes, pid: p.pid,
-      }));
-      await runRounds('s5_sse', S.large.rounds, (p) => largeSse({
-        url: `${p.agentUrl('sse')}/a2a/jsonrpc`, totalBytes: S.large.bytes, eventBytes: S.large.sseEventBytes, pid: p.pid,
-      }));
+      await runRounds('s5_unary', S.large.rounds, (p) =>
+        largeUnary({
+          url: `${p.agentUrl('large')}/a2a/jsonrpc`,
+          body: reqBody,
+          expectedBytes: S.large.bytes,
+          pid: p.pid,
+        }),
+      );
+      await runRounds('s5_sse', S.large.rounds, (p) =>
+        largeSse({
+          url: `${p.agentUrl('sse')}/a2a/jsonrpc`,
+          totalBytes: S.large.bytes,
+          eventBytes: S.large.sseEventBytes,
+          pid: p.pid,
+        }),
+      );
     }
 
     // ---- scenario 6: timeout-rescue timing (its own SDK agent and gateway) -------------------
     if (scenarios.has(6)) {
       log('scenario 6: timeout rescue, task settled → client answered, per strategy');
       try {
-        results.scenarios.s6 = await measureUpgradeTiming({
-          repoDir, gatewayCli: cli, runDir, sends: S.upgrade.sends, taskMs: S.upgrade.taskMs, pollInitialMs: S.upgrade.pollInitialMs, pollMaxMs: S.upgrade.pollMaxMs, concurrency: S.upgrade.concurrency,
+        results.scenarios.s6 = await measureRescueTiming({
+          repoDir,
+          gatewayCli: cli,
+          runDir,
+          sends: S.rescue.sends,
+          taskMs: S.rescue.taskMs,
+          pollInitialMs: S.rescue.pollInitialMs,
+          pollMaxMs: S.rescue.pollMaxMs,
+          concurrency: S.rescue.concurrency,
         });
         log(`  ${JSON.stringify(results.scenarios.s6.strategies)}`);
       } catch (err) {
@@ -491,10 +704,20 @@ then run the benchmark again.`);
           const d = S.profile.durationS;
           for (const u of unary) {
             if (!scenarios.has(u.n)) continue;
-            await unaryThroughput({ url: `${pp.agentUrl(u.agent)}/a2a/jsonrpc`, body: reqBody, connections: S.unary.connections, durationS: d });
+            await unaryThroughput({
+              url: `${pp.agentUrl(u.agent)}/a2a/jsonrpc`,
+              body: reqBody,
+              connections: S.unary.connections,
+              durationS: d,
+            });
           }
           if (scenarios.has(3)) {
-            for (let i = 0; i < 3; i++) await sseBurst({ url: `${pp.agentUrl('sse')}/a2a/jsonrpc`, events: S.sse.burstEvents, eventBytes: S.sse.eventBytes });
+            for (let i = 0; i < 3; i++)
+              await sseBurst({
+                url: `${pp.agentUrl('sse')}/a2a/jsonrpc`,
+                events: S.sse.burstEvents,
+                eventBytes: S.sse.eventBytes,
+              });
           }
         } catch (err) {
           results.notes.push(`profile run of ${gp.name} failed: ${err.message}`);
@@ -504,8 +727,10 @@ then run the benchmark again.`);
         // One file per thread: CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile, thread 0 the
         // main thread; a traced gateway also writes its span export thread's.
         const threadOf = (f) => Number(path.basename(f).split('.')[4]);
-        const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))
-          .map((f) => path.join(profileDir, f)).filter((f) => statSync(f).mtimeMs >= since)
+        const files = readdirSync(profileDir)
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .map((f) => path.join(profileDir, f))
+          .filter((f) => statSync(f).mtimeMs >= since)
           .sort((a, b) => threadOf(a) - threadOf(b));
         if (files.length === 0) {
           results.notes.push(`no .cpuprofile was written for ${gp.name} (did the gateway exit on SIGTERM?)`);
@@ -522,7 +747,9 @@ then run the benchmark again.`);
     if (ctx.otlpSinkUrl) {
       try {
         results.meta.otlpSink = JSON.parse((await httpRequest(`${ctx.otlpSinkUrl}/stats`)).body);
-      } catch { /* sink gone */ }
+      } catch {
+        /* sink gone */
+      }
     }
   } finally {
     for (const p of paths.slice().reverse()) await p.stop().catch(() => {});
@@ -540,7 +767,12 @@ then run the benchmark again.`);
   for (const f of outs) writeFileSync(f, f.endsWith('.md') ? md : `${JSON.stringify(results, null, 2)}\n`);
   log('');
   const measured = new Set(results.paths.filter((p) => p.available).map((p) => p.name));
-  for (const t of results.targets.filter((x) => x.primary && measured.has(x.path) && x.valueText !== 'scenario not run')) log(`target ${t.met === true ? 'met   ' : t.met === false ? 'MISSED' : 'n/a   '} ${t.path}: ${t.text} — ${t.valueText}`);
+  for (const t of results.targets.filter(
+    (x) => x.primary && measured.has(x.path) && x.valueText !== 'scenario not run',
+  ))
+    log(
+      `target ${t.met === true ? 'met   ' : t.met === false ? 'MISSED' : 'n/a   '} ${t.path}: ${t.text} — ${t.valueText}`,
+    );
   log(`\nwrote ${outs.map((f) => path.relative(process.cwd(), f)).join(', ')} in ${results.meta.wallSeconds} s`);
   rmSync(runDir, { recursive: true, force: true });
 }
@@ -549,12 +781,18 @@ then run the benchmark again.`);
 function describe(key, v) {
   if (!v) return '—';
   if (v.error && v.rps === undefined && v.events === undefined) return `error: ${v.error}`;
-  if (key.endsWith('_throughput')) return `${fmt(v.rps, 0)} req/s, p50 ${v.p50ms} ms, cpu/10k ${fmt(v.cpuPer10k, 2)} s, errors ${v.errors + v.non2xx}`;
-  if (key.endsWith('_latency')) return `@${v.rate}/s: p50 ${fmt(v.p50ms, 3)} ms, p99 ${fmt(v.p99ms, 3)} ms (${v.samples} samples, errors ${v.errors + v.non2xx})`;
-  if (key === 's3_burst') return `${fmt(v.eventsPerSec, 0)} events/s, ${v.events} events${v.complete ? '' : ' INCOMPLETE'}`;
-  if (key === 's3_paced') return `@${v.rate}/s: delay p50 ${fmt(v.delayP50ms, 3)} ms, p99 ${fmt(v.delayP99ms, 3)} ms${v.complete ? '' : ' INCOMPLETE'}`;
-  if (key === 's4_fanin') return `${v.opened}/${v.streams} open, ${v.events}/${v.expectedEvents} events, delay p50 ${fmt(v.delayP50ms, 2)} p99 ${fmt(v.delayP99ms, 2)} ms, RSS ${fmt(v.rssBaselineMB)} → ${fmt(v.rssPeakMB)} MB`;
-  if (key.startsWith('s5_')) return `${fmt(v.mbps, 0)} MB/s in ${fmt(v.seconds, 2)} s${v.complete ? '' : ` INCOMPLETE (${v.error ?? ''})`}, RSS ${fmt(v.rssBaselineMB)} → ${fmt(v.rssPeakMB)} MB`;
+  if (key.endsWith('_throughput'))
+    return `${fmt(v.rps, 0)} req/s, p50 ${v.p50ms} ms, cpu/10k ${fmt(v.cpuPer10k, 2)} s, errors ${v.errors + v.non2xx}`;
+  if (key.endsWith('_latency'))
+    return `@${v.rate}/s: p50 ${fmt(v.p50ms, 3)} ms, p99 ${fmt(v.p99ms, 3)} ms (${v.samples} samples, errors ${v.errors + v.non2xx})`;
+  if (key === 's3_burst')
+    return `${fmt(v.eventsPerSec, 0)} events/s, ${v.events} events${v.complete ? '' : ' INCOMPLETE'}`;
+  if (key === 's3_paced')
+    return `@${v.rate}/s: delay p50 ${fmt(v.delayP50ms, 3)} ms, p99 ${fmt(v.delayP99ms, 3)} ms${v.complete ? '' : ' INCOMPLETE'}`;
+  if (key === 's4_fanin')
+    return `${v.opened}/${v.streams} open, ${v.events}/${v.expectedEvents} events, delay p50 ${fmt(v.delayP50ms, 2)} p99 ${fmt(v.delayP99ms, 2)} ms, RSS ${fmt(v.rssBaselineMB)} → ${fmt(v.rssPeakMB)} MB`;
+  if (key.startsWith('s5_'))
+    return `${fmt(v.mbps, 0)} MB/s in ${fmt(v.seconds, 2)} s${v.complete ? '' : ` INCOMPLETE (${v.error ?? ''})`}, RSS ${fmt(v.rssBaselineMB)} → ${fmt(v.rssPeakMB)} MB`;
   return JSON.stringify(v);
 }
 

@@ -32,7 +32,12 @@ async function main(argv: string[]): Promise<void> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string', short: 'c' }, host: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        config: { type: 'string', short: 'c' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     fail(`${(err as Error).message}\n${USAGE}`, 2);
@@ -46,7 +51,9 @@ async function main(argv: string[]): Promise<void> {
     const file = positionals[1] ?? values.config;
     if (!file) fail(`check-config needs a FILE\n${USAGE}`, 2);
     const config = load(file);
-    process.stdout.write(`${file}: valid (${Object.keys(config.agents).length} agents: ${Object.keys(config.agents).join(', ')})\n`);
+    process.stdout.write(
+      `${file}: valid (${Object.keys(config.agents).length} agents: ${Object.keys(config.agents).join(', ')})\n`,
+    );
     return;
   }
   if (positionals.length > 0) fail(`unknown command "${positionals[0]}"\n${USAGE}`, 2);
@@ -60,7 +67,11 @@ async function main(argv: string[]): Promise<void> {
     config.listen.port = port;
   }
   const gateway = await startGateway(config, { env: process.env }).catch((err: NodeJS.ErrnoException) =>
-    fail(err.syscall === 'listen' ? `cannot listen on ${config.listen.host}:${config.listen.port}: ${err.code}` : `cannot start: ${err.message}`),
+    fail(
+      err.syscall === 'listen'
+        ? `cannot listen on ${config.listen.host}:${config.listen.port}: ${err.code}`
+        : `cannot start: ${err.message}`,
+    ),
   );
   let stopping = false;
   const stop = (signal: string) => {

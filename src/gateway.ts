@@ -43,12 +43,16 @@ export interface GatewayOptions {
 
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const log = options.logger ?? createLogger(config.log.level);
-  const upstreams = new Map<string, Upstream>(Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]));
+  const upstreams = new Map<string, Upstream>(
+    Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
+  );
   const cards = new CardCache(config.cards.maxAge);
   const registry = new CardRegistry(upstreams, cards, config.cards.retry, log);
   const trust = new PeerTrust(config.trustedProxies);
   const inFlight = new Set<Exchange>();
-  const tracker = new TaskTracker(new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }));
+  const tracker = new TaskTracker(
+    new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }),
+  );
   // Observers run in this order: inspection fills the record that the others read.
   const recent = new RecentExchanges(config.inspection.recent);
   const telemetry = createTelemetry({
@@ -93,7 +97,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     tracker,
     metrics: metricsOnMain ? { path: config.metrics.path, handler: telemetry.metricsHandler } : undefined,
   });
-  const server = createGatewayServer({ handleAgentRequest, agentNames: new Set(upstreams.keys()), control, isDraining });
+  const server = createGatewayServer({
+    handleAgentRequest,
+    agentNames: new Set(upstreams.keys()),
+    control,
+    isDraining,
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -106,9 +115,23 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   const metricsListener =
-    config.metrics.enabled && config.metrics.listen ? await telemetry.listenMetrics({ ...config.metrics.listen, path: config.metrics.path }) : undefined;
+    config.metrics.enabled && config.metrics.listen
+      ? await telemetry.listenMetrics({ ...config.metrics.listen, path: config.metrics.path })
+      : undefined;
   registry.start();
-  log.info({ url, agents: [...upstreams.keys()], tracing: telemetry.tracingEnabled, metrics: metricsListener ? `${metricsListener.url}${config.metrics.path}` : metricsOnMain ? `${url}${config.metrics.path}` : 'off' }, 'gateway listening');
+  log.info(
+    {
+      url,
+      agents: [...upstreams.keys()],
+      tracing: telemetry.tracingEnabled,
+      metrics: metricsListener
+        ? `${metricsListener.url}${config.metrics.path}`
+        : metricsOnMain
+          ? `${url}${config.metrics.path}`
+          : 'off',
+    },
+    'gateway listening',
+  );
   log.flush(); // the access log is buffered for throughput; start-up must show at once
 
   let closing: Promise<void> | undefined;
@@ -137,6 +160,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       });
     })());
 
-  const metricsUrl = metricsListener?.url ? `${metricsListener.url}${config.metrics.path}` : metricsOnMain ? `${url}${config.metrics.path}` : undefined;
+  const metricsUrl = metricsListener?.url
+    ? `${metricsListener.url}${config.metrics.path}`
+    : metricsOnMain
+      ? `${url}${config.metrics.path}`
+      : undefined;
   return { url, server, registry, tracker, metricsUrl, close };
 }

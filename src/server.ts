@@ -12,7 +12,12 @@ import { GatewayError } from './transport/errors.js';
 import { REST_CONTEXT, sendGatewayError } from './proxy/error-response.js';
 
 export interface ServerDeps {
-  readonly handleAgentRequest: (req: IncomingMessage, res: ServerResponse, agent: string, rest: string) => Promise<void>;
+  readonly handleAgentRequest: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    agent: string,
+    rest: string,
+  ) => Promise<void>;
   readonly agentNames: ReadonlySet<string>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly control: Hono<any>;
@@ -26,7 +31,12 @@ export function createGatewayServer(deps: ServerDeps): Server {
     const route = resolvePathRoute(url);
     if (route.kind === 'agent') {
       if (deps.isDraining()) {
-        sendGatewayError(res, new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance'), REST_CONTEXT, { connection: 'close' });
+        sendGatewayError(
+          res,
+          new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance'),
+          REST_CONTEXT,
+          { connection: 'close' },
+        );
         return;
       }
       void deps.handleAgentRequest(req, res, route.agent, route.rest);
@@ -41,7 +51,13 @@ export function createGatewayServer(deps: ServerDeps): Server {
         res.writeHead(308, { location: target, 'content-type': 'application/json' });
         res.end(JSON.stringify({ redirect: target, message: `use the agent URL with a trailing slash: ${target}` }));
       } else {
-        sendGatewayError(res, new GatewayError('AGENT_NOT_FOUND', `use the agent URL with a trailing slash: ${target}`, { agent: route.agent }), REST_CONTEXT);
+        sendGatewayError(
+          res,
+          new GatewayError('AGENT_NOT_FOUND', `use the agent URL with a trailing slash: ${target}`, {
+            agent: route.agent,
+          }),
+          REST_CONTEXT,
+        );
       }
       return;
     }

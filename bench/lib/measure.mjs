@@ -65,12 +65,20 @@ export async function unaryThroughput({ url, body, connections, durationS, pid, 
 export async function unaryThroughputSideBySide(targets, { body, connections, durationS }) {
   const cpu0 = targets.map((t) => readCpuSeconds(t.pid));
   const t0 = monoMs();
-  const runs = await Promise.all(targets.map((t) => autocannon(acOptions(t.url, body, { connections, duration: durationS }))));
+  const runs = await Promise.all(
+    targets.map((t) => autocannon(acOptions(t.url, body, { connections, duration: durationS }))),
+  );
   const elapsedS = (monoMs() - t0) / 1000;
   return runs.map((r, i) => {
     const cpu = cpuDelta(targets[i].pid, cpu0[i]);
     const ok = r['2xx'];
-    return { rps: r.requests.total / elapsedS, requests: r.requests.total, ok, errors: r.errors + r.non2xx + r.timeouts, cpuPer10k: cpu !== null && ok > 0 ? (cpu * 10000) / ok : null };
+    return {
+      rps: r.requests.total / elapsedS,
+      requests: r.requests.total,
+      ok,
+      errors: r.errors + r.non2xx + r.timeouts,
+      cpuPer10k: cpu !== null && ok > 0 ? (cpu * 10000) / ok : null,
+    };
   });
 }
 
@@ -134,7 +142,11 @@ export async function sseBurst({ url, events, eventBytes, pid }) {
 
 /** One stream of `events` events at `rate` events/s: the delay each event picks up (scenario 3). */
 export async function ssePaced({ url, events, eventBytes, rate }) {
-  const r = await openStream(url, { events, eventBytes, mode: 'paced', rate }, { timeoutMs: (events / rate) * 1000 + 60_000 });
+  const r = await openStream(
+    url,
+    { events, eventBytes, mode: 'paced', rate },
+    { timeoutMs: (events / rate) * 1000 + 60_000 },
+  );
   const s = summary(r.delays);
   return {
     status: r.status,
@@ -159,15 +171,25 @@ export async function sseFanIn({ url, streams, intervalMs, eventsPerStream, even
   const t0 = monoMs();
   const timeoutMs = eventsPerStream * intervalMs + 60_000;
   for (let i = 0; i < streams; i++) {
-    all.push(openStream(url, { events: eventsPerStream, eventBytes, mode: 'interval', intervalMs }, {
-      agent,
-      timeoutMs,
-      collect: false,
-      onOpen: () => { opened++; },
-      // The first event (the task) goes out the moment the stream opens, while the client is
-      // still opening the others: only the interval events count.
-      onEvent: (d, seq) => { if (seq > 0 && delays.length < MAX_SAMPLES) delays.push(d); },
-    }));
+    all.push(
+      openStream(
+        url,
+        { events: eventsPerStream, eventBytes, mode: 'interval', intervalMs },
+        {
+          agent,
+          timeoutMs,
+          collect: false,
+          onOpen: () => {
+            opened++;
+          },
+          // The first event (the task) goes out the moment the stream opens, while the client is
+          // still opening the others: only the interval events count.
+          onEvent: (d, seq) => {
+            if (seq > 0 && delays.length < MAX_SAMPLES) delays.push(d);
+          },
+        },
+      ),
+    );
     // Open in batches so the listen backlogs never overflow.
     if (i % 100 === 99) await sleep(30);
   }
@@ -226,7 +248,11 @@ export async function largeSse({ url, totalBytes, eventBytes, pid }) {
   const events = Math.max(3, Math.round(totalBytes / eventBytes) + 2);
   const sampler = rssSampler(pid, 20);
   const cpu0 = pid ? readCpuSeconds(pid) : null;
-  const r = await openStream(url, { events, eventBytes, mode: 'burst', kind: 'artifact' }, { timeoutMs: 300_000, collect: true });
+  const r = await openStream(
+    url,
+    { events, eventBytes, mode: 'burst', kind: 'artifact' },
+    { timeoutMs: 300_000, collect: true },
+  );
   const mem = sampler.stop();
   const cpu = cpuDelta(pid, cpu0);
   const seconds = (r.endMs - r.startMs) / 1000;

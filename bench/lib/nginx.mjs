@@ -50,7 +50,8 @@ http {
  */
 export function upstreamConfig(dir, agents) {
   let c = common(dir);
-  c += '  access_log off;\n  default_type application/json;\n  open_file_cache max=16 inactive=600s;\n  open_file_cache_valid 600s;\n';
+  c +=
+    '  access_log off;\n  default_type application/json;\n  open_file_cache max=16 inactive=600s;\n  open_file_cache_valid 600s;\n';
   for (const a of agents) {
     c += `  server {
     listen 127.0.0.1:${a.port} backlog=4096;

@@ -3,7 +3,7 @@
 //   { name, label, kind, available(): {ok, reason}, start(ctx): Promise<void>,
 //     agentUrl(name): string, pid: number|null (the process to measure), stop(): Promise<void> }
 // Gateway variants are data: add an entry to GATEWAY_VARIANTS to benchmark another config
-// (tracing exporter on, blocking upgrade on, ...) side by side with the others.
+// (tracing exporter on, timeout rescue on, ...) side by side with the others.
 import { writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -43,7 +43,8 @@ export const GATEWAY_VARIANTS = [
   // target row, which samples everything.
   tracingVariant({
     name: 'gateway+tracing-10pct',
-    label: 'gateway, tracing exporter on, 10 % of traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1)',
+    label:
+      'gateway, tracing exporter on, 10 % of traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1)',
     optional: true,
     env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
   }),
@@ -66,17 +67,18 @@ export const GATEWAY_VARIANTS = [
     // the telemetry variants. What it shows is the method's own bias and noise, not a cost.
     ...NO_METRICS,
     name: 'gateway-no-metrics-control',
-    label: 'a second gateway-no-metrics (scenario 7 control: the method against itself); only with `--with gateway-no-metrics-control`',
+    label:
+      'a second gateway-no-metrics (scenario 7 control: the method against itself); only with `--with gateway-no-metrics-control`',
     optional: true,
   },
   {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
     // --with or --paths.
-    name: 'gateway+blocking',
-    label: 'gateway, blocking upgrade on (upgradeBlocking.enabled for every agent)',
+    name: 'gateway+rescue',
+    label: 'gateway, timeout rescue on (timeoutRescue.enabled for every agent)',
     optional: 'quick',
     config: {},
-    agentConfig: { upgradeBlocking: { enabled: true } },
+    agentConfig: { timeoutRescue: { enabled: true } },
   },
 ];
 
@@ -93,7 +95,12 @@ function tracingVariant({ name, label, optional, env = {} }) {
     ...(optional ? { optional } : {}),
     config: {},
     otlpSink: true,
-    env: (ctx) => ({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000', ...env }),
+    env: (ctx) => ({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: ctx.otlpSinkUrl,
+      OTEL_BSP_SCHEDULE_DELAY: '1000',
+      ...env,
+    }),
     async probe(ctx) {
       const deadline = Date.now() + 4000;
       while (Date.now() < deadline) {
@@ -101,7 +108,9 @@ function tracingVariant({ name, label, optional, env = {} }) {
         if (s.requests > 0) return;
         await sleep(200);
       }
-      throw new Error('tracing exporter not active in this build (no OTLP export reached the sink within 4 s of traffic)');
+      throw new Error(
+        'tracing exporter not active in this build (no OTLP export reached the sink within 4 s of traffic)',
+      );
     },
   };
 }
@@ -119,7 +128,9 @@ export function directPath() {
     kind: 'direct',
     pid: null,
     available: () => ({ ok: true }),
-    async start(ctx) { routes = ctx.routes; },
+    async start(ctx) {
+      routes = ctx.routes;
+    },
     agentUrl: (name) => routes.get(name),
     async stop() {},
   };
@@ -133,18 +144,26 @@ export function nginxPath() {
     label: 'nginx (1 worker, proxy_buffering off, keep-alive upstream)',
     kind: 'nginx',
     pid: null,
-    available: (ctx) => (ctx.nginxBin ? { ok: true } : { ok: false, reason: 'nginx not installed (apt-get install nginx)' }),
+    available: (ctx) =>
+      ctx.nginxBin ? { ok: true } : { ok: false, reason: 'nginx not installed (apt-get install nginx)' },
     async start(ctx) {
       port = await freePort();
       const dir = path.join(ctx.runDir, 'nginx-proxy');
       mkdirSync(dir, { recursive: true });
-      started = await startNginx(ctx.nginxBin, 'nginx-proxy', dir, proxyConfig(dir, port, ctx.routes),
-        `http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`);
+      started = await startNginx(
+        ctx.nginxBin,
+        'nginx-proxy',
+        dir,
+        proxyConfig(dir, port, ctx.routes),
+        `http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`,
+      );
       p.pid = started.workerPid;
       p.masterPid = started.entry.child.pid;
     },
     agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
-    async stop() { if (started) await stopProcess(started.entry); },
+    async stop() {
+      if (started) await stopProcess(started.entry);
+    },
   };
   return p;
 }
@@ -167,7 +186,9 @@ export function nodePath() {
       p.pid = entry.child.pid;
     },
     agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
-    async stop() { if (entry) await stopProcess(entry); },
+    async stop() {
+      if (entry) await stopProcess(entry);
+    },
   };
   return p;
 }
@@ -185,38 +206,58 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     kind: 'gateway',
     variant,
     pid: null,
-    available: () => (existsSync(cli)
-      ? { ok: true }
-      : { ok: false, reason: `not available (build missing: ${path.relative(repoDir, cli) || cli}; run \`npm run build\`)` }),
+    available: () =>
+      existsSync(cli)
+        ? { ok: true }
+        : {
+            ok: false,
+            reason: `not available (build missing: ${path.relative(repoDir, cli) || cli}; run \`npm run build\`)`,
+          },
     async start(ctx) {
       port = await freePort();
       const agents = {};
       for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
       const config = { listen: { host: '127.0.0.1', port }, agents, ...(variant.config ?? {}) };
-      const file = path.join(ctx.runDir, `gateway-${variant.name.replace(/[^a-z0-9]+/gi, '_')}${profileDir ? '-prof' : ''}.yaml`);
+      const file = path.join(
+        ctx.runDir,
+        `gateway-${variant.name.replace(/[^a-z0-9]+/gi, '_')}${profileDir ? '-prof' : ''}.yaml`,
+      );
       // JSON is YAML: no YAML writer needed.
       writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
       const nodeArgs = [...(variant.nodeArgs ?? [])];
       if (profileDir) {
         mkdirSync(profileDir, { recursive: true });
-        nodeArgs.push('--cpu-prof', '--cpu-prof-dir', profileDir,
-          '--import', pathToFileURL(path.join(benchDir, 'lib', 'exit-on-signal.mjs')).href);
+        nodeArgs.push(
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          profileDir,
+          '--import',
+          pathToFileURL(path.join(benchDir, 'lib', 'exit-on-signal.mjs')).href,
+        );
       }
-      entry = startProcess(p.name, process.execPath,
-        [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)], {
+      entry = startProcess(
+        p.name,
+        process.execPath,
+        [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)],
+        {
           // The gateway writes one JSON access-log line per exchange on stdout: discard it.
           stdio: ['ignore', 'ignore', 'pipe'],
           env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}) },
           cwd: repoDir,
-        });
+        },
+      );
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, { entry, timeoutMs: 20000 });
       p.pid = entry.child.pid;
     },
     probe: variant.probe,
     agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
-    async stop() { if (entry) await stopProcess(entry, { graceMs: 10000 }); },
-    get stderrTail() { return entry?.stderrTail ?? ''; },
+    async stop() {
+      if (entry) await stopProcess(entry, { graceMs: 10000 });
+    },
+    get stderrTail() {
+      return entry?.stderrTail ?? '';
+    },
   };
   return p;
 }

@@ -50,10 +50,18 @@ export async function stopProcess(entry, { signal = 'SIGTERM', graceMs = 3000 } 
   const pid = entry.child.pid;
   if (!entry.exited) {
     const gone = new Promise((resolve) => entry.child.once('exit', resolve));
-    try { process.kill(pid, signal); } catch { /* already gone */ }
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* already gone */
+    }
     const t = sleep(graceMs).then(() => 'timeout');
     if ((await Promise.race([gone, t])) === 'timeout' && !entry.exited) {
-      try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
       await Promise.race([gone, sleep(1000)]);
     }
   }
@@ -69,7 +77,11 @@ export async function stopAll() {
 export function killAllSync() {
   for (const [pid, e] of started) {
     if (!e.exited) {
-      try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
   }
   started.clear();
@@ -90,7 +102,11 @@ export function installCleanup(onCleanup, onExitSync) {
     stopping = true;
     process.stderr.write(`\n${sig}: stopping everything the harness started...\n`);
     await stopAll();
-    try { await onCleanup?.(); } catch { /* best effort */ }
+    try {
+      await onCleanup?.();
+    } catch {
+      /* best effort */
+    }
     process.exit(sig === 'SIGINT' ? 130 : 143);
   };
   process.on('SIGINT', () => handler('SIGINT'));
@@ -98,7 +114,11 @@ export function installCleanup(onCleanup, onExitSync) {
   process.on('SIGHUP', () => handler('SIGHUP'));
   process.on('exit', () => {
     killAllSync();
-    try { onExitSync?.(); } catch { /* best effort */ }
+    try {
+      onExitSync?.();
+    } catch {
+      /* best effort */
+    }
   });
 }
 
@@ -121,7 +141,9 @@ export function httpRequest(url, { method = 'GET', headers = {}, body, timeoutMs
     const req = http.request(url, { method, headers, agent: false, timeout: timeoutMs }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
@@ -135,7 +157,10 @@ export async function waitForHttp(url, { status = 200, timeoutMs = 15000, entry 
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (entry?.exited) throw new Error(`process exited (code ${entry.exitCode}, signal ${entry.exitSignal}) before ${url} was ready: ${entry.stderrTail.trim().slice(-2000)}`);
+    if (entry?.exited)
+      throw new Error(
+        `process exited (code ${entry.exitCode}, signal ${entry.exitSignal}) before ${url} was ready: ${entry.stderrTail.trim().slice(-2000)}`,
+      );
     try {
       const r = await httpRequest(url, { timeoutMs: 1000 });
       if (r.status === status) return r;
@@ -145,7 +170,9 @@ export async function waitForHttp(url, { status = 200, timeoutMs = 15000, entry 
     }
     await sleep(100);
   }
-  throw new Error(`${url} not ready after ${timeoutMs} ms (last: ${last})${entry ? `; stderr: ${entry.stderrTail.trim().slice(-2000)}` : ''}`);
+  throw new Error(
+    `${url} not ready after ${timeoutMs} ms (last: ${last})${entry ? `; stderr: ${entry.stderrTail.trim().slice(-2000)}` : ''}`,
+  );
 }
 
 // ---- /proc readers -------------------------------------------------------------------------
@@ -192,7 +219,9 @@ export function childPids(pid) {
   try {
     const s = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
     if (s) return s.split(/\s+/).map(Number);
-  } catch { /* fall through */ }
+  } catch {
+    /* fall through */
+  }
   const out = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -200,7 +229,9 @@ export function childPids(pid) {
       const s = readFileSync(`/proc/${d}/stat`, 'utf8');
       const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
       if (Number(rest[1]) === pid) out.push(Number(d));
-    } catch { /* raced */ }
+    } catch {
+      /* raced */
+    }
   }
   return out;
 }
@@ -229,7 +260,10 @@ export function rssSampler(pid, intervalMs = 50) {
   let n = 0;
   const timer = setInterval(() => {
     const m = readMem(pid);
-    if (m) { maxKB = Math.max(maxKB, m.rssKB); n++; }
+    if (m) {
+      maxKB = Math.max(maxKB, m.rssKB);
+      n++;
+    }
   }, intervalMs);
   return {
     stop() {
@@ -253,7 +287,9 @@ export function findExecutable(name) {
     try {
       accessSync(p, fsc.X_OK);
       return p;
-    } catch { /* next */ }
+    } catch {
+      /* next */
+    }
   }
   return null;
 }

@@ -22,7 +22,16 @@ export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: Infi
 export function openStream(url, bench, { agent, timeoutMs = 120_000, collect = true, onEvent, onOpen } = {}) {
   return new Promise((resolve) => {
     const body = streamingRequest(bench);
-    const out = { status: 0, events: 0, bytes: 0, delays: collect ? [] : null, startMs: monoMs(), firstByteMs: null, endMs: null, error: null };
+    const out = {
+      status: 0,
+      events: 0,
+      bytes: 0,
+      delays: collect ? [] : null,
+      startMs: monoMs(),
+      firstByteMs: null,
+      endMs: null,
+      error: null,
+    };
     // Only the first HEAD_CHARS of each event are kept (sentMono and seq sit at its start): the
     // reader stays O(bytes) however large the events and however finely the path splits them.
     let head = '';
@@ -45,7 +54,8 @@ export function openStream(url, bench, { agent, timeoutMs = 120_000, collect = t
       head = '';
     };
     const addHead = (chunk, a, b) => {
-      if (head.length < HEAD_CHARS && b > a) head += chunk.toString('latin1', a, Math.min(b, a + HEAD_CHARS - head.length));
+      if (head.length < HEAD_CHARS && b > a)
+        head += chunk.toString('latin1', a, Math.min(b, a + HEAD_CHARS - head.length));
     };
     const onData = (chunk) => {
       const now = monoMs();
@@ -78,18 +88,22 @@ export function openStream(url, bench, { agent, timeoutMs = 120_000, collect = t
       if (err) out.error = err.message ?? String(err);
       resolve(out);
     };
-    const req = http.request(url, {
-      method: 'POST',
-      agent: agent ?? keepAliveAgent,
-      headers: { ...SSE_HEADERS, 'content-length': Buffer.byteLength(body) },
-    }, (res) => {
-      out.status = res.statusCode;
-      onOpen?.();
-      res.on('data', onData);
-      res.on('end', () => finish());
-      res.on('error', (e) => finish(e));
-      res.on('aborted', () => finish(new Error('aborted')));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: agent ?? keepAliveAgent,
+        headers: { ...SSE_HEADERS, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        out.status = res.statusCode;
+        onOpen?.();
+        res.on('data', onData);
+        res.on('end', () => finish());
+        res.on('error', (e) => finish(e));
+        res.on('aborted', () => finish(new Error('aborted')));
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy(new Error(`stream timed out after ${timeoutMs} ms`));
     }, timeoutMs);
@@ -115,13 +129,19 @@ export function readUnary(url, body, headers, { timeoutMs = 120_000 } = {}) {
       if (err) out.error = err.message ?? String(err);
       resolve(out);
     };
-    const req = http.request(url, { method: 'POST', agent: keepAliveAgent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      out.status = res.statusCode;
-      out.contentLength = res.headers['content-length'] ? Number(res.headers['content-length']) : null;
-      res.on('data', (c) => { out.bytes += c.length; });
-      res.on('end', () => finish());
-      res.on('error', (e) => finish(e));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent: keepAliveAgent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        out.status = res.statusCode;
+        out.contentLength = res.headers['content-length'] ? Number(res.headers['content-length']) : null;
+        res.on('data', (c) => {
+          out.bytes += c.length;
+        });
+        res.on('end', () => finish());
+        res.on('error', (e) => finish(e));
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     req.on('error', (e) => finish(e));
     req.end(body);

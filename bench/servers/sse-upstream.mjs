@@ -49,7 +49,8 @@ function pad(n) {
 function frameParts(id, kind, state, eventBytes) {
   const pre = `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"${kind}":{`;
   const meta = '"metadata":{"seq":@SEQ@,"sentMono":@MONO@}';
-  const msg = (text) => `"message":{"messageId":"6117a51c-73de-4c4d-92f7-147e86da31a8","contextId":"${CONTEXT_ID}","taskId":"${TASK_ID}","role":"ROLE_AGENT","parts":[{"text":"${text}","mediaType":"text/plain"}]}`;
+  const msg = (text) =>
+    `"message":{"messageId":"6117a51c-73de-4c4d-92f7-147e86da31a8","contextId":"${CONTEXT_ID}","taskId":"${TASK_ID}","role":"ROLE_AGENT","parts":[{"text":"${text}","mediaType":"text/plain"}]}`;
   let head;
   let tail;
   if (kind === 'task') {
@@ -57,7 +58,8 @@ function frameParts(id, kind, state, eventBytes) {
     tail = '},"history":[]}}}';
   } else if (kind === 'artifactUpdate') {
     head = `${pre}"taskId":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta}`;
-    tail = ',"artifact":{"artifactId":"bench-artifact","name":"bench.txt","parts":[{"text":"@PAD@","mediaType":"text/plain"}]},"append":true,"lastChunk":false}}}';
+    tail =
+      ',"artifact":{"artifactId":"bench-artifact","name":"bench.txt","parts":[{"text":"@PAD@","mediaType":"text/plain"}]},"append":true,"lastChunk":false}}}';
   } else {
     head = `${pre}"taskId":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta},"status":{"state":"${state}","timestamp":"@TS@"`;
     tail = `,${msg('@PAD@')}}}}}`;

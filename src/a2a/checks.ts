@@ -30,14 +30,23 @@ export function checkHistory(req: RequestContext, payload: Payload, findings: Fi
  * `null` is allowed on errors when the server could not read the id (parse error, or a request
  * refused before parsing, as in `v1--edge-rpc-a2a-json-content-type.http`).
  */
-export function checkJsonRpcId(req: RequestContext, doc: unknown, complete: boolean, isError: boolean, findings: FindingSink): void {
+export function checkJsonRpcId(
+  req: RequestContext,
+  doc: unknown,
+  complete: boolean,
+  isError: boolean,
+  findings: FindingSink,
+): void {
   if (req.binding !== 'jsonrpc' || req.jsonrpcIdPresent !== true) return;
   const raw = (doc as Json)?.id;
   if (raw === undefined && !complete) return;
   const id = scalarOf(raw);
   if (id === null && isError) return;
   if (raw === undefined || id !== req.jsonrpcId) {
-    findings.add('a2a.jsonrpc-id-mismatch', `request ${JSON.stringify(req.jsonrpcId)}, response ${raw === undefined ? 'none' : JSON.stringify(id)}`);
+    findings.add(
+      'a2a.jsonrpc-id-mismatch',
+      `request ${JSON.stringify(req.jsonrpcId)}, response ${raw === undefined ? 'none' : JSON.stringify(id)}`,
+    );
   }
 }
 

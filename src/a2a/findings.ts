@@ -124,7 +124,8 @@ export const RULES = {
   'a2a.return-immediately-ignored': {
     section: '§3.2.2 (wire-ref §5.1; field notes item 2)',
     severity: 'error',
-    description: 'A SendMessage with returnImmediately (0.3: blocking false) got no answer until the client deadline: the agent blocks anyway.',
+    description:
+      'A SendMessage with returnImmediately (0.3: blocking false) got no answer until the client deadline: the agent blocks anyway.',
   },
   'gateway.inspect-error': {
     section: 'design principle 5 (inspection never breaks forwarding)',

@@ -192,11 +192,16 @@ function shapeOf(
     firstOf(history, kindOf) !== undefined ||
     firstOf(p?.artifact?.parts, kindOf) !== undefined;
   if (kindKeys) return '0.3';
-  const messageContent = isMessage ? p?.content !== undefined : statusMessage?.content !== undefined || firstOf(history, contentOf) !== undefined;
+  const messageContent = isMessage
+    ? p?.content !== undefined
+    : statusMessage?.content !== undefined || firstOf(history, contentOf) !== undefined;
   if (messageContent) return '0.3';
-  const legacyState = stateRaw !== undefined && (stateRaw === 'TASK_STATE_CANCELLED' || !stateRaw.startsWith('TASK_STATE_'));
+  const legacyState =
+    stateRaw !== undefined && (stateRaw === 'TASK_STATE_CANCELLED' || !stateRaw.startsWith('TASK_STATE_'));
   if (legacyState || p?.final !== undefined) return '0.3';
-  const messageParts = isMessage ? p?.parts !== undefined : statusMessage?.parts !== undefined || firstOf(history, partsOf) !== undefined;
+  const messageParts = isMessage
+    ? p?.parts !== undefined
+    : statusMessage?.parts !== undefined || firstOf(history, partsOf) !== undefined;
   // 0.3 REST also spells states TASK_STATE_*, so a state name is 1.0 evidence only on JSON-RPC.
   const jsonRpc10 = binding === 'jsonrpc' && (wrapped || stateRaw !== undefined);
   return messageParts || jsonRpc10 ? '1.0' : undefined;

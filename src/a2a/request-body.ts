@@ -45,7 +45,13 @@ export function at(root: BodyRoot, path: string): string {
 
 /** Every path the readers below use (test/a2a/plan-coverage.test.ts checks it on the captures). */
 export const REQUEST_PLAN = compileScanPlan(
-  withContainers(['', 'jsonrpc', 'method', '*.jsonrpc', ...(['params', ''] as const).flatMap((root) => REQUEST_FIELDS.map((f) => at(root, f)))]),
+  withContainers([
+    '',
+    'jsonrpc',
+    'method',
+    '*.jsonrpc',
+    ...(['params', ''] as const).flatMap((root) => REQUEST_FIELDS.map((f) => at(root, f))),
+  ]),
 );
 
 const kindOf = (element: Json): unknown => element?.kind;
@@ -88,7 +94,9 @@ export function payloadVersion(doc: unknown, root: BodyRoot): ProtocolVersion | 
     configuration?.pushNotification !== undefined;
   if (v03) return '0.3';
   const v10 =
-    m?.parts !== undefined || configuration?.returnImmediately !== undefined || configuration?.taskPushNotificationConfig !== undefined;
+    m?.parts !== undefined ||
+    configuration?.returnImmediately !== undefined ||
+    configuration?.taskPushNotificationConfig !== undefined;
   return v10 ? '1.0' : undefined;
 }
 
@@ -113,7 +121,12 @@ export function messageFacts(doc: unknown, root: BodyRoot): MessageFacts {
  * blocking (SDK behaviour, wire-ref §6.3). `undefined` when the body was not read far enough
  * (`complete` false).
  */
-export function isBlocking(doc: unknown, complete: boolean, root: BodyRoot, version: ProtocolVersion): boolean | undefined {
+export function isBlocking(
+  doc: unknown,
+  complete: boolean,
+  root: BodyRoot,
+  version: ProtocolVersion,
+): boolean | undefined {
   const configuration = baseOf(doc, root)?.configuration;
   if (version === '1.0') {
     const returnImmediately = bool(configuration?.returnImmediately);
@@ -141,7 +154,8 @@ export function pushUrl(doc: unknown, root: BodyRoot, op: Operation): string | u
 }
 
 export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): number | undefined {
-  if (op === 'SendMessage' || op === 'SendStreamingMessage') return num(baseOf(doc, root)?.configuration?.historyLength);
+  if (op === 'SendMessage' || op === 'SendStreamingMessage')
+    return num(baseOf(doc, root)?.configuration?.historyLength);
   if (op === 'GetTask' || op === 'ListTasks') return num(baseOf(doc, root)?.historyLength);
   return undefined;
 }
@@ -173,7 +187,10 @@ export function jsonRpcTaskIds(
     case 'ListTaskPushNotificationConfigs':
     case 'DeleteTaskPushNotificationConfig':
       return methodVersion === '1.0'
-        ? { taskId: str(params?.taskId), configId: op === 'ListTaskPushNotificationConfigs' ? undefined : str(params?.id) }
+        ? {
+            taskId: str(params?.taskId),
+            configId: op === 'ListTaskPushNotificationConfigs' ? undefined : str(params?.id),
+          }
         : { taskId: str(params?.taskId) ?? str(params?.id), configId: str(params?.pushNotificationConfigId) };
     case 'SendMessage':
     case 'SendStreamingMessage':

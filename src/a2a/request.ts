@@ -8,7 +8,13 @@ import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '
 import { scalarOf, typeOfValue, type Json } from '../codec/json-value.js';
 import { encodingOf } from './content-encoding.js';
 import { FindingSink, type Finding } from './findings.js';
-import { isStreamingOperation, operationForJsonRpcMethod, type Binding, type Operation, type ProtocolVersion } from './operations.js';
+import {
+  isStreamingOperation,
+  operationForJsonRpcMethod,
+  type Binding,
+  type Operation,
+  type ProtocolVersion,
+} from './operations.js';
 import {
   REQUEST_PLAN,
   historyLengthIn,
@@ -104,7 +110,10 @@ class Decoder implements RequestDecoder {
     private readonly head: RequestHead,
     private readonly opts: RequestDecoderOptions,
   ) {
-    this.body = createJsonBodyReader(REQUEST_PLAN, { maxBytes: opts.maxBytes, parseBufferBytes: opts.parseBufferBytes });
+    this.body = createJsonBodyReader(REQUEST_PLAN, {
+      maxBytes: opts.maxBytes,
+      parseBufferBytes: opts.parseBufferBytes,
+    });
     this.encoding = encodingOf(head.headers['content-encoding']);
   }
 
@@ -115,7 +124,15 @@ class Decoder implements RequestDecoder {
 
   end(endOpts: { aborted?: boolean } = {}): RequestFacts {
     if (this.encoding !== undefined) {
-      return classify(this.head, this.opts, undefined, false, 'partial', this.encodedBytes, `request body is ${this.encoding}`);
+      return classify(
+        this.head,
+        this.opts,
+        undefined,
+        false,
+        'partial',
+        this.encodedBytes,
+        `request body is ${this.encoding}`,
+      );
     }
     const read = this.body.end({ truncated: endOpts.aborted === true });
     return classify(this.head, this.opts, read.value, read.fields.complete, read.status, read.bytes);
@@ -193,7 +210,15 @@ function classify(
 
 type SpecificFacts = Omit<
   RequestFacts,
-  'version' | 'versionSignal' | 'versionHeader' | 'streaming' | 'body' | 'bodyBytes' | 'partial' | 'malformed' | 'findings'
+  | 'version'
+  | 'versionSignal'
+  | 'versionHeader'
+  | 'streaming'
+  | 'body'
+  | 'bodyBytes'
+  | 'partial'
+  | 'malformed'
+  | 'findings'
 >;
 
 /**
@@ -201,7 +226,13 @@ type SpecificFacts = Omit<
  * read before the error — method name, id — is still reported). A REST operation comes from
  * verb and path and survives a malformed body.
  */
-function jsonRpcFacts(doc: unknown, complete: boolean, version: ProtocolVersion, malformed: boolean, findings: FindingSink): SpecificFacts {
+function jsonRpcFacts(
+  doc: unknown,
+  complete: boolean,
+  version: ProtocolVersion,
+  malformed: boolean,
+  findings: FindingSink,
+): SpecificFacts {
   if (Array.isArray(doc)) {
     findings.add('a2a.jsonrpc-batch');
     return { binding: 'jsonrpc', operation: 'unknown' };
@@ -215,12 +246,16 @@ function jsonRpcFacts(doc: unknown, complete: boolean, version: ProtocolVersion,
   const id = (doc as Json)?.id;
   const idType = typeOfValue(id);
   const ids = jsonRpcTaskIds(doc, operation, known?.version ?? version);
-  const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, 'params') : {};
+  const message =
+    operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, 'params') : {};
   return {
     binding: 'jsonrpc',
     operation,
     jsonrpcMethod: method,
-    jsonrpcId: idType === 'string' || idType === 'number' || idType === 'null' ? (scalarOf(id) as string | number | null) : undefined,
+    jsonrpcId:
+      idType === 'string' || idType === 'number' || idType === 'null'
+        ? (scalarOf(id) as string | number | null)
+        : undefined,
     jsonrpcIdPresent: id !== undefined ? true : complete ? false : undefined,
     tenant: jsonRpcParam(doc, 'tenant'),
     taskId: ids.taskId,
@@ -244,7 +279,8 @@ function restFacts(
   const { operation } = route;
   const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, '') : {};
   // GET routes carry request fields as camelCase query parameters (§11.5, wire-ref §1.2).
-  const queryHistory = operation === 'GetTask' || operation === 'ListTasks' ? parseInteger(query.get('historyLength')) : undefined;
+  const queryHistory =
+    operation === 'GetTask' || operation === 'ListTasks' ? parseInteger(query.get('historyLength')) : undefined;
   return {
     binding: 'rest',
     operation,

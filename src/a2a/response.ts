@@ -69,7 +69,11 @@ export interface ResponseDecoder {
   readonly heldBytes: number;
 }
 
-export function createResponseDecoder(req: RequestContext, head: ResponseHead, opts: ResponseDecoderOptions): ResponseDecoder {
+export function createResponseDecoder(
+  req: RequestContext,
+  head: ResponseHead,
+  opts: ResponseDecoderOptions,
+): ResponseDecoder {
   const kind = bodyKindOf(head.contentType);
   const encoding = encodingOf(head.contentEncoding);
   if (encoding !== undefined && kind !== 'other') return new OpaqueDecoder(head, `response body is ${encoding}`);

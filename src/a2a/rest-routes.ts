@@ -35,7 +35,12 @@ const SEGMENT = '([^/]+)';
 const ROUTES: readonly Route[] = [
   { pattern: /\/message:send$/, hint: '/message:send', methods: { POST: 'SendMessage' }, captures: [] },
   { pattern: /\/message:stream$/, hint: '/message:stream', methods: { POST: 'SendStreamingMessage' }, captures: [] },
-  { pattern: new RegExp(`/tasks/${SEGMENT}:cancel$`), hint: ':cancel', methods: { POST: 'CancelTask' }, captures: ['taskId'] },
+  {
+    pattern: new RegExp(`/tasks/${SEGMENT}:cancel$`),
+    hint: ':cancel',
+    methods: { POST: 'CancelTask' },
+    captures: ['taskId'],
+  },
   // Proto says GET, spec §11.3.2 says POST; SDKs accept both (wire-ref §7.1 #2, §6.6).
   {
     pattern: new RegExp(`/tasks/${SEGMENT}:subscribe$`),
@@ -57,7 +62,12 @@ const ROUTES: readonly Route[] = [
   },
   { pattern: new RegExp(`/tasks/${SEGMENT}$`), hint: '/tasks/', methods: { GET: 'GetTask' }, captures: ['taskId'] },
   { pattern: /\/tasks$/, hint: '/tasks', methods: { GET: 'ListTasks' }, captures: [] },
-  { pattern: /\/extendedAgentCard$/, hint: '/extendedAgentCard', methods: { GET: 'GetExtendedAgentCard' }, captures: [] },
+  {
+    pattern: /\/extendedAgentCard$/,
+    hint: '/extendedAgentCard',
+    methods: { GET: 'GetExtendedAgentCard' },
+    captures: [],
+  },
   { pattern: /\/v1\/card$/, hint: '/v1/card', methods: { GET: 'GetExtendedAgentCard' }, captures: [], onlyV1: true },
   {
     pattern: /\/\.well-known\/agent(?:-card)?\.json$/,

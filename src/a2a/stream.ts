@@ -68,7 +68,14 @@ export function createStreamMachine(req: RequestContext, findings: FindingSink, 
 // A class: one object per stream, not a closure per helper (streams are many and often short).
 class Machine implements StreamMachine {
   private readonly startedAt: number | undefined;
-  private readonly counts: Record<StreamEventKind, number> = { task: 0, message: 0, statusUpdate: 0, artifactUpdate: 0, error: 0, other: 0 };
+  private readonly counts: Record<StreamEventKind, number> = {
+    task: 0,
+    message: 0,
+    statusUpdate: 0,
+    artifactUpdate: 0,
+    error: 0,
+    other: 0,
+  };
   private firstEventMs: number | undefined = undefined;
   private firstKind: StreamEventKind | undefined = undefined;
   private lastKind: StreamEventKind | undefined = undefined;
@@ -107,12 +114,14 @@ class Machine implements StreamMachine {
 
   end(sse: SseStats, aborted: boolean): StreamFacts {
     const { findings, counts, state, terminalState, finalFlag, firstKind } = this;
-    if (sse.oversizeEvents > 0) findings.add('gateway.inspect-partial', `${sse.oversizeEvents} oversized stream event(s)`);
+    if (sse.oversizeEvents > 0)
+      findings.add('gateway.inspect-partial', `${sse.oversizeEvents} oversized stream event(s)`);
     if (sse.unterminated && !aborted) findings.add('a2a.stream-cut-mid-event');
     const closure = closureOf(aborted, this.lastKind, firstKind, state, this.req);
     // After a terminal state or a 0.3 `final`, the after-terminal finding already tells the story.
     if (closure === 'open' && !finalFlag && terminalState === undefined) findings.add('a2a.stream-ended-active', state);
-    const eventCount = counts.task + counts.message + counts.statusUpdate + counts.artifactUpdate + counts.error + counts.other;
+    const eventCount =
+      counts.task + counts.message + counts.statusUpdate + counts.artifactUpdate + counts.error + counts.other;
     return {
       tag: firstKind === 'task' ? 'task' : firstKind === 'message' ? 'message' : counts.error > 0 ? 'error' : 'other',
       events: counts,

@@ -45,10 +45,13 @@ export function decodeUnary(
 ): UnaryFacts {
   if (status === 'malformed') {
     // Not valid JSON: nothing in it is trusted (a finding says so); the status still tells errors.
-    return httpStatus >= 400 ? { tag: 'error', payload: NO_PAYLOAD, error: { httpStatus } } : { tag: 'other', payload: NO_PAYLOAD };
+    return httpStatus >= 400
+      ? { tag: 'error', payload: NO_PAYLOAD, error: { httpStatus } }
+      : { tag: 'other', payload: NO_PAYLOAD };
   }
   const binding = req.binding === 'jsonrpc' || (doc as Json)?.jsonrpc !== undefined ? 'jsonrpc' : 'rest';
-  const error = status === 'empty' ? (httpStatus >= 400 ? { httpStatus } : undefined) : readError(doc, httpStatus, binding);
+  const error =
+    status === 'empty' ? (httpStatus >= 400 ? { httpStatus } : undefined) : readError(doc, httpStatus, binding);
   if (binding === 'jsonrpc' && status !== 'empty') checkJsonRpcId(req, doc, complete, error !== undefined, findings);
   if (error !== undefined) return { tag: 'error', payload: NO_PAYLOAD, error };
 
@@ -58,7 +61,12 @@ export function decodeUnary(
   checkShape(req, payload, findings);
   checkTaskId(req.taskId, payload, findings);
   checkHistory(req, payload, findings);
-  if (req.operation === 'SendMessage' && req.blocking === true && payload.kind === 'task' && payload.state !== undefined) {
+  if (
+    req.operation === 'SendMessage' &&
+    req.blocking === true &&
+    payload.kind === 'task' &&
+    payload.state !== undefined
+  ) {
     // §3.2.2: a blocking send returns only once the task is terminal or interrupted.
     if (!isTerminal(payload.state) && !isInterrupted(payload.state, req.version)) {
       findings.add('a2a.blocking-send-not-final', payload.state);
@@ -72,9 +80,16 @@ export function decodeUnary(
  * SendMessageResponse is a oneof: exactly one of `task` / `message` (§9.4.1, §11.4); 0.3
  * JSON-RPC returned the bare Task or Message with its `kind` instead (wire-ref §6.3).
  */
-function checkSendResult(doc: unknown, complete: boolean, root: PayloadRoot, payload: Payload, findings: FindingSink): void {
+function checkSendResult(
+  doc: unknown,
+  complete: boolean,
+  root: PayloadRoot,
+  payload: Payload,
+  findings: FindingSink,
+): void {
   const result = root === '' ? (doc as Json) : (doc as Json)?.result;
-  const members = (isObject(result?.task) ? 1 : 0) + (isObject(result?.message) ? 1 : 0) + (isObject(result?.msg) ? 1 : 0);
+  const members =
+    (isObject(result?.task) ? 1 : 0) + (isObject(result?.message) ? 1 : 0) + (isObject(result?.msg) ? 1 : 0);
   if (members > 1 || payload.ambiguous) {
     findings.add('a2a.send-result-shape', 'both task and message');
     return;

@@ -32,7 +32,10 @@ export interface VersionDecision {
  * reported, since they SHOULD NOT be sent and the captured SDK rejects them
  * (`v1--edge-rpc-version-1.0.0.http`).
  */
-export function parseVersion(raw: string): { readonly version: ProtocolVersion | undefined; readonly hasPatch: boolean } {
+export function parseVersion(raw: string): {
+  readonly version: ProtocolVersion | undefined;
+  readonly hasPatch: boolean;
+} {
   // Clients send one or two distinct values; remember them (the regex showed in profiles).
   let parsed = parsedVersions.get(raw);
   if (parsed === undefined) {
@@ -56,14 +59,18 @@ function parseVersionText(raw: string): { readonly version: ProtocolVersion | un
 const DECISIONS: Readonly<Record<VersionSignal, Readonly<Record<ProtocolVersion, VersionDecision>>>> = {
   header: { '1.0': { version: '1.0', signal: 'header' }, '0.3': { version: '0.3', signal: 'header' } },
   query: { '1.0': { version: '1.0', signal: 'query' }, '0.3': { version: '0.3', signal: 'query' } },
-  'jsonrpc-method': { '1.0': { version: '1.0', signal: 'jsonrpc-method' }, '0.3': { version: '0.3', signal: 'jsonrpc-method' } },
+  'jsonrpc-method': {
+    '1.0': { version: '1.0', signal: 'jsonrpc-method' },
+    '0.3': { version: '0.3', signal: 'jsonrpc-method' },
+  },
   'rest-path': { '1.0': { version: '1.0', signal: 'rest-path' }, '0.3': { version: '0.3', signal: 'rest-path' } },
   payload: { '1.0': { version: '1.0', signal: 'payload' }, '0.3': { version: '0.3', signal: 'payload' } },
   default: { '1.0': { version: '1.0', signal: 'default' }, '0.3': { version: '0.3', signal: 'default' } },
 };
 
 export function decideVersion(evidence: VersionEvidence, findings: FindingSink): VersionDecision {
-  const declared = declaredVersion(evidence.header, 'header', findings) ?? declaredVersion(evidence.query, 'query', findings);
+  const declared =
+    declaredVersion(evidence.header, 'header', findings) ?? declaredVersion(evidence.query, 'query', findings);
   if (declared !== undefined) {
     const version = declared.version;
     const disagreeing =
@@ -81,7 +88,11 @@ export function decideVersion(evidence: VersionEvidence, findings: FindingSink):
   return DECISIONS.default['0.3'];
 }
 
-function declaredVersion(raw: string | undefined, signal: 'header' | 'query', findings: FindingSink): VersionDecision | undefined {
+function declaredVersion(
+  raw: string | undefined,
+  signal: 'header' | 'query',
+  findings: FindingSink,
+): VersionDecision | undefined {
   // An empty value counts as absent (§3.6.1).
   if (raw === undefined || raw.trim() === '') return undefined;
   const { version, hasPatch } = parseVersion(raw);

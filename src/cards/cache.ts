@@ -51,10 +51,17 @@ export function freshnessOf(cacheControl: string | undefined, capMs: number): nu
 export class CardCache {
   private readonly entries = new Map<string, Entry[]>();
 
-  constructor(private readonly maxAgeMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxAgeMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The card for this request's headers: cached while fresh, else fetched or revalidated. */
-  async get(upstream: Upstream, path: string, requestHeaders: Record<string, string | string[] | undefined>): Promise<CachedCard> {
+  async get(
+    upstream: Upstream,
+    path: string,
+    requestHeaders: Record<string, string | string[] | undefined>,
+  ): Promise<CachedCard> {
     const key = `${upstream.name} ${path}`;
     const list = this.entries.get(key) ?? [];
     const entry = list.find((e) => e.varyNames.every((n, i) => header(requestHeaders, n) === e.varyValues[i]));
@@ -62,15 +69,27 @@ export class CardCache {
 
     const card = await this.fetch(upstream, path, requestHeaders, entry?.card);
     if (card.freshFor < 0 || card.status !== 200) return card;
-    const varyNames = (card.vary ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+    const varyNames = (card.vary ?? '')
+      .split(',')
+      .map((v) => v.trim().toLowerCase())
+      .filter(Boolean);
     if (varyNames.includes('*')) return card;
     const fresh: Entry = { varyNames, varyValues: varyNames.map((n) => header(requestHeaders, n)), card };
-    const kept = list.filter((e) => e !== entry && !(e.varyNames.join() === fresh.varyNames.join() && e.varyValues.join('\n') === fresh.varyValues.join('\n')));
+    const kept = list.filter(
+      (e) =>
+        e !== entry &&
+        !(e.varyNames.join() === fresh.varyNames.join() && e.varyValues.join('\n') === fresh.varyValues.join('\n')),
+    );
     this.entries.set(key, [fresh, ...kept].slice(0, MAX_ENTRIES_PER_AGENT));
     return card;
   }
 
-  private async fetch(upstream: Upstream, path: string, requestHeaders: Record<string, string | string[] | undefined>, stale: CachedCard | undefined): Promise<CachedCard> {
+  private async fetch(
+    upstream: Upstream,
+    path: string,
+    requestHeaders: Record<string, string | string[] | undefined>,
+    stale: CachedCard | undefined,
+  ): Promise<CachedCard> {
     // The gateway's own request (the card is shared by all clients): it says so in User-Agent.
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': GATEWAY_USER_AGENT };
     for (const name of CARD_REQUEST_HEADERS) {

@@ -56,7 +56,8 @@ export class CardRegistry {
 
   private async load(upstream: Upstream): Promise<CachedCard> {
     const card = await this.cache.get(upstream, upstream.config.cardPath, PROBE_HEADERS);
-    if (card.status !== 200 || !card.card) throw new Error(card.status !== 200 ? `card answered HTTP ${card.status}` : 'card is not a JSON object');
+    if (card.status !== 200 || !card.card)
+      throw new Error(card.status !== 200 ? `card answered HTTP ${card.status}` : 'card is not a JSON object');
     this.fetchedOnce.add(upstream.name);
     this.lastError.delete(upstream.name);
     return card;
@@ -68,7 +69,8 @@ export class CardRegistry {
       this.log.info({ agent: upstream.name }, 'agent card fetched');
     } catch (err) {
       const message = (err as Error).message;
-      if (this.lastError.get(upstream.name) !== message) this.log.warn({ agent: upstream.name, err: message }, 'agent card not available yet; retrying');
+      if (this.lastError.get(upstream.name) !== message)
+        this.log.warn({ agent: upstream.name, err: message }, 'agent card not available yet; retrying');
       this.lastError.set(upstream.name, message);
       if (this.stopped) return;
       const timer = setTimeout(() => {

@@ -68,7 +68,13 @@ export function rewriteCard(card: Record<string, unknown>, agentUrl: string, pub
     if (typeof value !== 'string') return value;
     const rest = pathUnderBase(value, base);
     if (rest === undefined) {
-      untouched.push({ field, url: value, why: /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? 'not under the agent URL' : 'not an absolute http(s) URL (gRPC host:port?)' });
+      untouched.push({
+        field,
+        url: value,
+        why: /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+          ? 'not under the agent URL'
+          : 'not an absolute http(s) URL (gRPC host:port?)',
+      });
       return value;
     }
     const to = publicBase + rest;
@@ -80,7 +86,10 @@ export function rewriteCard(card: Record<string, unknown>, agentUrl: string, pub
     if (!Array.isArray(list)) return;
     out[key] = list.map((entry: unknown, i) =>
       entry && typeof entry === 'object' && 'url' in entry
-        ? { ...(entry as Record<string, unknown>), url: rewriteUrl(`${key}[${i}].url`, (entry as { url: unknown }).url) }
+        ? {
+            ...(entry as Record<string, unknown>),
+            url: rewriteUrl(`${key}[${i}].url`, (entry as { url: unknown }).url),
+          }
         : entry,
     );
   };

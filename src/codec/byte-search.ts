@@ -13,5 +13,6 @@ const bufferIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: unknown 
 
 export const indexOfByte: IndexOf =
   typeof bufferIndexOf === 'function'
-    ? (haystack, byte, from) => (bufferIndexOf as (this: Uint8Array, v: number, o: number) => number).call(haystack, byte, from)
+    ? (haystack, byte, from) =>
+        (bufferIndexOf as (this: Uint8Array, v: number, o: number) => number).call(haystack, byte, from)
     : (haystack, byte, from) => haystack.indexOf(byte, from);

@@ -112,7 +112,8 @@ class BodyReader implements JsonBodyReader {
       const { status, fields } = this.scanner.end(endOpts);
       return { status, value: fields.toValue(), fields, bytes: this.total, via: 'scan' };
     }
-    if (this.first === undefined) return { status: 'empty', value: undefined, fields: EMPTY_FIELDS, bytes: 0, via: 'none' };
+    if (this.first === undefined)
+      return { status: 'empty', value: undefined, fields: EMPTY_FIELDS, bytes: 0, via: 'none' };
     const bytes = this.more === undefined ? this.first : this.joined();
     this.release();
     let value: unknown;
@@ -125,7 +126,13 @@ class BodyReader implements JsonBodyReader {
       const { status, fields } = scanner.end(endOpts);
       if (status !== 'complete') return { status, value: fields.toValue(), fields, bytes: this.total, via: 'parse' };
       // The scanner is lenient inside skipped values; JSON.parse has the last word.
-      return { status: 'malformed', value: fields.toValue(), fields: fields.withComplete(false), bytes: this.total, via: 'parse' };
+      return {
+        status: 'malformed',
+        value: fields.toValue(),
+        fields: fields.withComplete(false),
+        bytes: this.total,
+        via: 'parse',
+      };
     }
     return { status: 'complete', value, fields: fieldsFromValue(value), bytes: this.total, via: 'parse' };
   }

@@ -109,7 +109,13 @@ function resolve(node: unknown, segments: readonly string[], at: number): unknow
     return undefined;
   }
   // `*` steps into arrays only: an object member named "*" is not an element (the scanner agrees).
-  if (segment === '*' || node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+  if (
+    segment === '*' ||
+    node === null ||
+    typeof node !== 'object' ||
+    !Object.prototype.hasOwnProperty.call(node, segment)
+  )
+    return undefined;
   return resolve((node as Record<string, unknown>)[segment], segments, at + 1);
 }
 
@@ -187,7 +193,8 @@ export function hitOf(value: unknown): FieldHit | undefined {
     case 'object':
       if (value === null) return { type: 'null', value: null };
       if (Array.isArray(value)) return { type: 'array', count: value.length };
-      if (value instanceof ArrayMark) return value.count === undefined ? { type: 'array' } : { type: 'array', count: value.count };
+      if (value instanceof ArrayMark)
+        return value.count === undefined ? { type: 'array' } : { type: 'array', count: value.count };
       if (value instanceof CutString) return { type: 'string', value: value.value, truncated: true };
       return { type: 'object' };
     default:

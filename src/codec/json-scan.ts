@@ -14,7 +14,14 @@
  * which validates everything.
  */
 import { indexOfByte } from './byte-search.js';
-import { ArrayMark, CutString, MAX_CAPTURED_STRING, OBJECT_MARK, RecordedFields, type JsonType } from './json-fields.js';
+import {
+  ArrayMark,
+  CutString,
+  MAX_CAPTURED_STRING,
+  OBJECT_MARK,
+  RecordedFields,
+  type JsonType,
+} from './json-fields.js';
 import { hasDescendants, type PathNode, type ScanPlan } from './json-scan-plan.js';
 import { TokenCapture } from './token-capture.js';
 
@@ -328,7 +335,10 @@ class Scanner implements JsonScanner {
       return;
     }
     if (this.stringRole === StringRole.Captured && this.capturePath !== undefined) {
-      this.hits.set(this.capturePath, text === undefined ? new CutString('') : this.capture.overflow ? new CutString(text) : text);
+      this.hits.set(
+        this.capturePath,
+        text === undefined ? new CutString('') : this.capture.overflow ? new CutString(text) : text,
+      );
     }
     this.capturePath = undefined;
     this.valueDone();

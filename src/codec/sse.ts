@@ -109,7 +109,9 @@ class Decoder implements SseDecoder {
   }
 
   get heldBytes(): number {
-    return this.skip !== undefined ? 0 : Math.min(this.bytesSinceEvent, this.opts.maxEventBytes + LINE_SLACK + PIECE_BYTES);
+    return this.skip !== undefined
+      ? 0
+      : Math.min(this.bytesSinceEvent, this.opts.maxEventBytes + LINE_SLACK + PIECE_BYTES);
   }
 
   push(chunk: Uint8Array): void {

@@ -8,7 +8,8 @@ const PATTERN = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/;
 
 /** Parses a duration; returns milliseconds, or an error message. */
 export function parseDuration(value: unknown): number | string {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : 'must be a non-negative number of milliseconds';
+  if (typeof value === 'number')
+    return Number.isFinite(value) && value >= 0 ? value : 'must be a non-negative number of milliseconds';
   if (typeof value !== 'string') return 'must be a duration like 500ms, 30s, 2m or 1h';
   const text = value.trim();
   if (text === 'none' || text === '0') return 0;

@@ -8,7 +8,10 @@ import { parse } from 'yaml';
 import { configSchema, type GatewayConfig } from './schema.js';
 
 export class ConfigError extends Error {
-  constructor(readonly file: string, readonly problems: string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
     super(`invalid config ${file}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
@@ -32,14 +35,22 @@ function substituteEnv(node: unknown, env: Env, path: string, problems: string[]
   if (Array.isArray(node)) return node.map((item, i) => substituteEnv(item, env, `${path}[${i}]`, problems));
   if (node && typeof node === 'object') {
     return Object.fromEntries(
-      Object.entries(node).map(([key, value]) => [key, substituteEnv(value, env, path ? `${path}.${key}` : key, problems)]),
+      Object.entries(node).map(([key, value]) => [
+        key,
+        substituteEnv(value, env, path ? `${path}.${key}` : key, problems),
+      ]),
     );
   }
   return node;
 }
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '') || '(root)';
+  return (
+    path.reduce<string>(
+      (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+      '',
+    ) || '(root)'
+  );
 }
 
 export function parseConfig(text: string, file: string, env: Env = process.env): GatewayConfig {
@@ -57,7 +68,10 @@ export function parseConfig(text: string, file: string, env: Env = process.env):
   if (problems.length) throw new ConfigError(file, problems);
   const result = configSchema.safeParse(substituted);
   if (!result.success) {
-    throw new ConfigError(file, result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`));
+    throw new ConfigError(
+      file,
+      result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`),
+    );
   }
   return result.data;
 }

@@ -44,7 +44,24 @@ const timeouts = z
   .strict()
   .prefault({});
 
-const agent = z
+/** Config keys renamed in a release, accepted under their old name (CHANGELOG.md). */
+const RENAMED_AGENT_KEYS: Readonly<Record<string, string>> = { upgradeBlocking: 'timeoutRescue' };
+
+/** Moves a renamed key to its new name; both at once is a mistake worth naming. */
+function renameAgentKeys(raw: unknown, ctx: z.RefinementCtx): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const out: Record<string, unknown> = { ...raw };
+  for (const [old, current] of Object.entries(RENAMED_AGENT_KEYS)) {
+    if (!(old in out)) continue;
+    if (current in out)
+      ctx.addIssue({ code: 'custom', path: [old], message: `renamed to \`${current}\`; give only \`${current}\`` });
+    else out[current] = out[old];
+    delete out[old];
+  }
+  return out;
+}
+
+const agentObject = z
   .object({
     /** The agent's base URL; its card is at `{url}{cardPath}`. */
     url: httpUrl,
@@ -55,7 +72,7 @@ const agent = z
     /** Keep-alive connections per agent. */
     connections: z.number().int().positive().max(10_000).default(256),
     /** Timeout rescue: a blocking SendMessage becomes returnImmediately + a wait inside the client's deadline. */
-    upgradeBlocking: z
+    timeoutRescue: z
       .object({
         enabled: z.boolean().default(false),
         /** The deadline assumed when the client states none; also the cap on one it states. */
@@ -79,6 +96,8 @@ const agent = z
   })
   .strict();
 
+const agent = z.preprocess(renameAgentKeys, agentObject);
+
 export const configSchema = z
   .object({
     listen: z
@@ -92,7 +111,10 @@ export const configSchema = z
     publicUrl: httpUrl.optional(),
     /** Peers (IP addresses) whose X-Forwarded-* headers are believed. */
     trustedProxies: z.array(z.union([z.ipv4(), z.ipv6()])).default([]),
-    shutdown: z.object({ grace: duration('10s') }).strict().prefault({}),
+    shutdown: z
+      .object({ grace: duration('10s') })
+      .strict()
+      .prefault({}),
     log: z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -115,7 +137,10 @@ export const configSchema = z
         enabled: z.boolean().default(true),
         path: z.string().startsWith('/').default('/metrics'),
         /** A separate listener for /metrics (e.g. an admin port); then the main one does not serve it. */
-        listen: z.object({ host: z.string().min(1).default('127.0.0.1'), port: z.number().int().min(0).max(65_535) }).strict().optional(),
+        listen: z
+          .object({ host: z.string().min(1).default('127.0.0.1'), port: z.number().int().min(0).max(65_535) })
+          .strict()
+          .optional(),
         /** Node.js process metrics (CPU, memory, event loop, GC). */
         processMetrics: z.boolean().default(true),
       })
@@ -126,7 +151,12 @@ export const configSchema = z
         /** Decode every exchange (kind, task ids, states, findings, task tracking). Off: a plain proxy. */
         enabled: z.boolean().default(true),
         /** Most bytes of each body inspection reads and holds, however large the body (1 MiB). */
-        maxBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        maxBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(1024 * 1024),
         /** Finished exchanges kept for `GET /exchanges` (0 turns the endpoint's memory off). */
         recent: z.number().int().min(0).max(100_000).default(200),
       })
@@ -145,7 +175,11 @@ export const configSchema = z
       const names = Object.keys(agents);
       if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one agent is required' });
       for (const name of names.filter((n) => !AGENT_NAME.test(n))) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'an agent name is one URL path segment: letters, digits, ".", "_", "~", "-"' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'an agent name is one URL path segment: letters, digits, ".", "_", "~", "-"',
+        });
       }
     }),
   })

@@ -32,7 +32,9 @@ export function createControlApp(deps: ControlDeps): Hono<Env> {
   app.get('/readyz', (c) => {
     if (deps.isDraining()) return c.json({ status: 'draining' }, 503);
     const pending = deps.registry.pending();
-    return pending.length === 0 ? c.json({ status: 'ready' }) : c.json({ status: 'not ready', waitingForCards: pending }, 503);
+    return pending.length === 0
+      ? c.json({ status: 'ready' })
+      : c.json({ status: 'not ready', waitingForCards: pending }, 503);
   });
 
   const catalog = async (c: { env: Env['Bindings']; json: (body: unknown) => Response }) => {
@@ -61,12 +63,28 @@ export function createControlApp(deps: ControlDeps): Hono<Env> {
   // One task's story across calls: states with their times, time waiting for input, duration.
   app.get('/tasks/:agent/:taskId', (c) => {
     const story = deps.tracker.store.get(c.req.param('agent'), c.req.param('taskId'));
-    return story ? c.json(story) : c.json({ error: { code: 404, status: 'NOT_FOUND', message: 'this task is not tracked (never seen, or forgotten)' } }, 404);
+    return story
+      ? c.json(story)
+      : c.json(
+          { error: { code: 404, status: 'NOT_FOUND', message: 'this task is not tracked (never seen, or forgotten)' } },
+          404,
+        );
   });
 
   app.notFound((c) =>
-    c.json({ error: { code: 404, status: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}; agents are served under /agents/{name}/ (see GET /agents)` } }, 404),
+    c.json(
+      {
+        error: {
+          code: 404,
+          status: 'NOT_FOUND',
+          message: `no route for ${c.req.method} ${c.req.path}; agents are served under /agents/{name}/ (see GET /agents)`,
+        },
+      },
+      404,
+    ),
   );
-  app.onError((_err, c) => c.json({ error: { code: 500, status: 'INTERNAL', message: 'internal gateway error' } }, 500));
+  app.onError((_err, c) =>
+    c.json({ error: { code: 500, status: 'INTERNAL', message: 'internal gateway error' } }, 500),
+  );
   return app;
 }

@@ -16,7 +16,7 @@ export const DIFF = [
   '@@ -10,3 +10,4 @@ export async function fetchCard(url: string) {',
   '   const res = await fetch(url);',
   '-  return res.json();',
-  "+  if (!res.ok) throw new Error(`card fetch failed: ${res.status}`);",
+  '+  if (!res.ok) throw new Error(`card fetch failed: ${res.status}`);',
   '+  return (await res.json()) as AgentCard;',
   ' }',
   '',
@@ -45,7 +45,11 @@ export function runDemo(gatewayUrl: string, log: (line: string) => void = consol
 
 /** Runs the demo against any code-reviewer base URL (directly, or behind a gateway). With
  * `gatewayUrl`, each step also shows what the gateway recorded about the call. */
-export async function runDemoAgainst(agentBaseUrl: string, log: (line: string) => void = console.log, gatewayUrl?: string): Promise<DemoOutcome[]> {
+export async function runDemoAgainst(
+  agentBaseUrl: string,
+  log: (line: string) => void = console.log,
+  gatewayUrl?: string,
+): Promise<DemoOutcome[]> {
   const client = await new ClientFactory().createFromUrl(agentBaseUrl);
   log(`code-reviewer at ${agentBaseUrl} (${client.transport.protocolName}, A2A ${client.protocolVersion})`);
   const outcomes: DemoOutcome[] = [];
@@ -74,11 +78,18 @@ export async function runDemoAgainst(agentBaseUrl: string, log: (line: string) =
 async function recordedBy(gatewayUrl: string, messageId: string): Promise<DemoOutcome['recorded']> {
   const url = `${gatewayUrl}/exchanges?agent=code-reviewer&messageId=${encodeURIComponent(messageId)}&limit=1`;
   const res = await fetch(url, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
-  const body = (await res.json()) as { exchanges?: Array<{ a2a?: { kind: string; taskId?: string; state?: string }; findings: Array<{ rule: string }> }> };
+  const body = (await res.json()) as {
+    exchanges?: Array<{ a2a?: { kind: string; taskId?: string; state?: string }; findings: Array<{ rule: string }> }>;
+  };
   const record = body.exchanges?.[0];
   if (!record?.a2a) return undefined;
   const { kind, taskId, state } = record.a2a;
-  return { kind, ...(taskId ? { taskId } : {}), ...(state ? { state } : {}), findings: record.findings.map((f) => f.rule) };
+  return {
+    kind,
+    ...(taskId ? { taskId } : {}),
+    ...(state ? { state } : {}),
+    findings: record.findings.map((f) => f.rule),
+  };
 }
 
 function renderRecorded(r: NonNullable<DemoOutcome['recorded']>): string {

@@ -7,7 +7,12 @@
 import type http from 'node:http';
 import express from 'express';
 import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentInterface } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import {
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+} from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
@@ -79,8 +84,14 @@ export async function hostAgent(opts: HostOptions): Promise<HostedAgent> {
   const legacyCompat = { enabled: opts.compatV03 === true };
   const routes = express.Router();
   routes.use(CARD_PATH, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-  routes.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
-  routes.use(REST_PATH, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+  routes.use(
+    JSONRPC_PATH,
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
+  );
+  routes.use(
+    REST_PATH,
+    restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }),
+  );
   app.use(joinPath(prefix, '/'), routes);
 
   let closing: Promise<void> | undefined;
@@ -109,7 +120,11 @@ function buildCard(opts: HostOptions, baseUrl: string): AgentCard {
   const v1 = [iface(JSONRPC_PATH, 'JSONRPC'), iface(REST_PATH, 'HTTP+JSON')];
   const supportedInterfaces = opts.compatV03 ? duplicateInterfacesForLegacy(v1, ['JSONRPC', 'HTTP+JSON']) : v1;
   const { name, description, ...rest } = opts.card;
-  const capabilities = { ...opts.card.capabilities, extensions: opts.card.capabilities?.extensions ?? [], extendedAgentCard: opts.extendedCard !== undefined };
+  const capabilities = {
+    ...opts.card.capabilities,
+    extensions: opts.card.capabilities?.extensions ?? [],
+    extendedAgentCard: opts.extendedCard !== undefined,
+  };
   // Same key order as the SDK's own cards (proto field order), so recordings diff cleanly.
   return { name, description, supportedInterfaces, ...rest, capabilities };
 }

@@ -7,7 +7,8 @@ import { loadConfigFile, ConfigError } from '../config/load.js';
 import { startGateway } from '../gateway.js';
 import { startDemoFleet } from './fleet.js';
 
-const configFile = process.env['A2A_GATEWAY_CONFIG'] ?? fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
+const configFile =
+  process.env['A2A_GATEWAY_CONFIG'] ?? fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
 
 async function main(): Promise<void> {
   let config;
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config, { env: process.env });
   process.stderr.write(
     `\na2a-gateway is fronting the demo fleet at ${gateway.url}\n` +
-      Object.keys(fleet.agents).map((name) => `  ${gateway.url}/agents/${name}/\n`).join('') +
+      Object.keys(fleet.agents)
+        .map((name) => `  ${gateway.url}/agents/${name}/\n`)
+        .join('') +
       `Try: npm run demo   (fleet catalog: ${gateway.url}/agents)\n\n`,
   );
   let stopping = false;

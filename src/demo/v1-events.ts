@@ -2,7 +2,15 @@
 // proto, so every field is required (empty strings, empty arrays, `undefined` metadata);
 // these helpers fill the defaults once so agent code reads like the protocol, not like proto.
 import { randomUUID } from 'node:crypto';
-import { Role, TaskState, type Artifact, type Message, type Part, type SendMessageRequest, type Task } from '@a2a-js/sdk';
+import {
+  Role,
+  TaskState,
+  type Artifact,
+  type Message,
+  type Part,
+  type SendMessageRequest,
+  type Task,
+} from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type RequestContext } from '@a2a-js/sdk/server';
 
 export function textPart(text: string, mediaType = 'text/plain'): Part {
@@ -16,7 +24,10 @@ export function partText(part: Part): string | undefined {
 
 /** All text parts of a message joined with newlines. */
 export function messageText(message: Message | undefined): string {
-  return (message?.parts ?? []).map(partText).filter((t): t is string => t !== undefined).join('\n');
+  return (message?.parts ?? [])
+    .map(partText)
+    .filter((t): t is string => t !== undefined)
+    .join('\n');
 }
 
 /** A message authored by the agent. `taskId` stays empty for a direct (task-less) reply. */
@@ -48,7 +59,10 @@ export function userMessage(parts: Part[], ids: { taskId?: string; contextId?: s
 }
 
 /** A SendMessageRequest; returnImmediately defaults to false (blocking), as in the spec. */
-export function sendRequest(message: Message, config: { returnImmediately?: boolean; historyLength?: number } = {}): SendMessageRequest {
+export function sendRequest(
+  message: Message,
+  config: { returnImmediately?: boolean; historyLength?: number } = {},
+): SendMessageRequest {
   return {
     tenant: '',
     message,

@@ -12,7 +12,8 @@ function kindOf(request: RequestFacts, response: ResponseFacts | undefined): Exc
 export function toFacts(request: RequestFacts, response: ResponseFacts | undefined, headersAfterMs: number): A2AFacts {
   const stream = response?.stream;
   const facts: A2AFacts = {
-    binding: request.binding === 'unknown' ? (request.jsonrpcMethod !== undefined ? 'jsonrpc' : 'rest') : request.binding,
+    binding:
+      request.binding === 'unknown' ? (request.jsonrpcMethod !== undefined ? 'jsonrpc' : 'rest') : request.binding,
     version: request.version,
     operation: request.operation,
     kind: kindOf(request, response),
@@ -27,12 +28,25 @@ export function toFacts(request: RequestFacts, response: ResponseFacts | undefin
   if (state) facts.state = state;
   if (request.blocking !== undefined) facts.blocking = request.blocking;
   const error = stream?.error ?? response?.error;
-  if (error) facts.error = { ...(error.code !== undefined ? { code: error.code } : {}), ...(error.reason !== undefined ? { reason: error.reason } : {}), ...(error.message !== undefined ? { message: error.message } : {}) };
+  if (error)
+    facts.error = {
+      ...(error.code !== undefined ? { code: error.code } : {}),
+      ...(error.reason !== undefined ? { reason: error.reason } : {}),
+      ...(error.message !== undefined ? { message: error.message } : {}),
+    };
   if (stream) {
     facts.stream = {
-      events: { task: stream.events.task, message: stream.events.message, statusUpdate: stream.events.statusUpdate, artifactUpdate: stream.events.artifactUpdate, error: stream.events.error },
+      events: {
+        task: stream.events.task,
+        message: stream.events.message,
+        statusUpdate: stream.events.statusUpdate,
+        artifactUpdate: stream.events.artifactUpdate,
+        error: stream.events.error,
+      },
       keepalives: stream.keepalives,
-      ...(stream.firstEventMs !== undefined ? { firstEventMs: Math.round((stream.firstEventMs + headersAfterMs) * 1000) / 1000 } : {}),
+      ...(stream.firstEventMs !== undefined
+        ? { firstEventMs: Math.round((stream.firstEventMs + headersAfterMs) * 1000) / 1000 }
+        : {}),
     };
   }
   return facts;

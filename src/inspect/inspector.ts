@@ -35,7 +35,10 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
   const inspectionOf = (exchange: Exchange): Inspection => {
     let inspection = inspections.get(exchange);
     if (!inspection) {
-      inspection = { request: exchange.classification ?? new RequestClassification(exchange.req, exchange.record.path, options.maxBytes) };
+      inspection = {
+        request:
+          exchange.classification ?? new RequestClassification(exchange.req, exchange.record.path, options.maxBytes),
+      };
       inspections.set(exchange, inspection);
     }
     return inspection;
@@ -89,16 +92,22 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       const inspection = inspectionOf(exchange);
       const request = endRequest(inspection);
       let response: ResponseFacts | undefined;
-      if (inspection.response) guarded(inspection, () => (response = inspection.response!.end({ aborted: exchange.record.outcome !== 'complete' })));
+      if (inspection.response)
+        guarded(
+          inspection,
+          () => (response = inspection.response!.end({ aborted: exchange.record.outcome !== 'complete' })),
+        );
       const record = exchange.record;
       if (request) {
         // Time to first event counts from the client's request, not from the agent's headers.
-        const headersAfterMs = inspection.responseStartedAt === undefined ? 0 : inspection.responseStartedAt - exchange.startedAtMonotonic;
+        const headersAfterMs =
+          inspection.responseStartedAt === undefined ? 0 : inspection.responseStartedAt - exchange.startedAtMonotonic;
         record.a2a = toFacts(request, response, headersAfterMs);
         record.findings.push(...(request.findings as Finding[]), ...((response?.findings ?? []) as Finding[]));
       }
       const failure = inspection.failure ?? inspection.request.failure;
-      if (failure !== undefined) record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
+      if (failure !== undefined)
+        record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
       if (record.a2a) trackTask(options.tracker, record.agent, record.a2a, record.startedAt + record.durationMs);
     },
   };

@@ -1,7 +1,7 @@
 /**
  * Classifies the request once (principle 4): binding, version, operation, ids, blocking — from
  * the head and the body bytes as they are read. Every later stage reads these facts: the error
- * context, the extended-card rewrite, the blocking upgrade, inspection. A decoder failure is
+ * context, the extended-card rewrite, the timeout rescue, inspection. A decoder failure is
  * kept (inspection reports it as a finding) and never reaches the traffic.
  */
 import type { IncomingMessage } from 'node:http';

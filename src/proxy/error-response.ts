@@ -39,9 +39,15 @@ function errorInfo(err: GatewayError) {
 
 export function errorBody(err: GatewayError, ctx: ErrorContext): string {
   if (ctx.binding === 'jsonrpc') {
-    return JSON.stringify({ jsonrpc: '2.0', id: ctx.jsonrpcId, error: { code: GATEWAY_ERROR_CODE, message: err.message, data: [errorInfo(err)] } });
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: ctx.jsonrpcId,
+      error: { code: GATEWAY_ERROR_CODE, message: err.message, data: [errorInfo(err)] },
+    });
   }
-  return JSON.stringify({ error: { code: err.status, status: err.rpcStatus, message: err.message, details: [errorInfo(err)] } });
+  return JSON.stringify({
+    error: { code: err.status, status: err.rpcStatus, message: err.message, details: [errorInfo(err)] },
+  });
 }
 
 /** REST 1.0 SHOULD use application/a2a+json (spec §11.1); JSON-RPC and 0.3 use application/json. */
@@ -49,7 +55,12 @@ function contentType(ctx: ErrorContext): string {
   return ctx.binding === 'rest' && ctx.version === '1.0' ? 'application/a2a+json' : 'application/json';
 }
 
-export function sendGatewayError(res: ServerResponse, err: GatewayError, ctx: ErrorContext, extraHeaders: Record<string, string> = {}): void {
+export function sendGatewayError(
+  res: ServerResponse,
+  err: GatewayError,
+  ctx: ErrorContext,
+  extraHeaders: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy(err);
     return;
@@ -73,7 +84,10 @@ export function sseErrorEvent(err: GatewayError, ctx: ErrorContext): string {
 
 /** The same, from the request's classification (the usual case: the whole body was read). */
 export function requestSniff(facts: RequestFacts): RequestSniff {
-  const binding = facts.binding === 'jsonrpc' || (facts.binding === 'unknown' && facts.jsonrpcMethod !== undefined) ? 'jsonrpc' : 'rest';
+  const binding =
+    facts.binding === 'jsonrpc' || (facts.binding === 'unknown' && facts.jsonrpcMethod !== undefined)
+      ? 'jsonrpc'
+      : 'rest';
   const id = facts.jsonrpcId;
   return {
     binding,
@@ -89,7 +103,12 @@ export function requestSniff(facts: RequestFacts): RequestSniff {
  * alone: a POST whose JSON body has "jsonrpc" is JSON-RPC; everything else is REST. Cheap, and
  * never throws on hostile input.
  */
-export function sniffRequest(method: string, headers: Record<string, string | string[] | undefined>, body: Buffer, complete: boolean): RequestSniff {
+export function sniffRequest(
+  method: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: Buffer,
+  complete: boolean,
+): RequestSniff {
   const header = headers['a2a-version'];
   const version: '1.0' | '0.3' = typeof header === 'string' && header.trim().startsWith('1.') ? '1.0' : '0.3';
   if (method !== 'POST' || body.length === 0) return { ...REST_CONTEXT, version };

@@ -9,7 +9,7 @@ import type { GatewayError } from '../transport/errors.js';
 import { performance } from 'node:perf_hooks';
 import type { Binding, Operation, ProtocolVersion, TaskState } from '../a2a/operations.js';
 import type { Finding } from '../a2a/findings.js';
-import type { UpgradeFacts } from '../upgrade/upgrade.js';
+import type { RescueFacts } from '../rescue/rescue.js';
 import type { RequestClassification } from './classify.js';
 
 export type ExchangeOutcome = 'complete' | 'client-gone' | 'upstream-error' | 'gateway-error';
@@ -66,8 +66,8 @@ export interface ExchangeRecord {
   /** Undefined for requests inspection could not classify at all (e.g. inspection off). */
   a2a?: A2AFacts;
   findings: Finding[];
-  /** Set when the blocking upgrade handled this exchange. */
-  upgrade?: UpgradeFacts;
+  /** Set when the timeout rescue handled this exchange. */
+  rescue?: RescueFacts;
 }
 
 /** Subscribers to finished exchanges. They must not throw; the pipeline guards them anyway. */

@@ -19,7 +19,11 @@ export function isExtendedCardRequest(method: string, path: string, sniff: Reque
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-export function extendedCardRewrite(binding: 'jsonrpc' | 'rest', agentUrl: string, publicAgentUrl: string): BodyRewrite {
+export function extendedCardRewrite(
+  binding: 'jsonrpc' | 'rest',
+  agentUrl: string,
+  publicAgentUrl: string,
+): BodyRewrite {
   return {
     maxBytes: 1 << 20,
     apply(body, headers) {

@@ -5,7 +5,7 @@
  *   3. agent card? → answer from the card cache, rewritten
  *   4. read the start of the body (the whole of a normal A2A request) and sniff its protocol;
  *      observers see the upstream headers last (tracing adds `traceparent`)
- *   5. a blocking SendMessage to an agent with `upgradeBlocking` → the timeout rescue (upgrade/)
+ *   5. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
  *   6. else forward, relaying the response as it arrives (extended cards rewritten)
  *   7. the exchange finishes when the response body ends, aborts or errors (forward.ts)
  */
@@ -23,10 +23,10 @@ import { REST_CONTEXT, requestSniff, sendGatewayError, sniffRequest } from './er
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, type PeerTrust } from './public-url.js';
-import { parseBlockingSend } from '../upgrade/wire.js';
-import { runUpgrade } from '../upgrade/upgrade.js';
-import { resolveStrategy } from '../upgrade/policy.js';
-import { clientTimeoutMs, TIMEOUT_HEADER } from '../upgrade/deadline.js';
+import { parseBlockingSend } from '../rescue/wire.js';
+import { runRescue } from '../rescue/rescue.js';
+import { resolveStrategy } from '../rescue/policy.js';
+import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
 
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
@@ -49,7 +49,12 @@ export interface PipelineDeps {
 export function createAgentPipeline(deps: PipelineDeps) {
   const { upstreams, cards, trust, observers, inFlight } = deps;
 
-  return async function handleAgentRequest(req: IncomingMessage, res: ServerResponse, agent: string, rest: string): Promise<void> {
+  return async function handleAgentRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    agent: string,
+    rest: string,
+  ): Promise<void> {
     // 1. Which agent.
     const upstream = upstreams.get(agent);
     if (!upstream) return answerUnknownAgent(req, res, agent, [...upstreams.keys()]);
@@ -85,19 +90,28 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
       const headers = upstreamRequestHeaders(
         req.rawHeaders,
-        { peerAddress: normalizeAddress(req.socket.remoteAddress), trusted, proto: 'encrypted' in req.socket ? 'https' : 'http' },
+        {
+          peerAddress: normalizeAddress(req.socket.remoteAddress),
+          trusted,
+          proto: 'encrypted' in req.socket ? 'https' : 'http',
+        },
         upstream.extraHeaders,
       );
       for (const o of observers) o.onForward?.(exchange, headers);
 
       // 5. Timeout rescue for blocking sends.
-      const policy = upstream.config.upgradeBlocking;
+      const policy = upstream.config.timeoutRescue;
       const maybeBlockingSend = facts ? facts.operation === 'SendMessage' && facts.blocking === true : body.complete;
-      const send = policy.enabled && maybeBlockingSend ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, facts?.version ?? sniff.version) : undefined;
+      const send =
+        policy.enabled && maybeBlockingSend
+          ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, facts?.version ?? sniff.version)
+          : undefined;
       if (send) {
-        const card = await cards.get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' }).catch(() => undefined);
+        const card = await cards
+          .get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' })
+          .catch(() => undefined);
         const timeout = clientTimeoutMs(req.headers[TIMEOUT_HEADER], policy.clientTimeout);
-        return await runUpgrade({
+        return await runRescue({
           exchange,
           send,
           headers,
@@ -117,13 +131,17 @@ export function createAgentPipeline(deps: PipelineDeps) {
         errorContext: sniff,
         keepaliveMs: upstream.config.sse.keepalive,
         rewriteFor: extended
-          ? (status) => (status === 200 ? extendedCardRewrite(sniff.binding, upstream.config.url, publicAgentUrl()) : undefined)
+          ? (status) =>
+              status === 200 ? extendedCardRewrite(sniff.binding, upstream.config.url, publicAgentUrl()) : undefined
           : undefined,
       });
     } catch (err) {
       // Reading the client's body failed (it went away) or something unexpected happened:
       // answer if we still can, and never let it escape.
-      const failure = err instanceof GatewayError ? err : new GatewayError('INTERNAL', 'the gateway could not process the request', {}, { cause: err });
+      const failure =
+        err instanceof GatewayError
+          ? err
+          : new GatewayError('INTERNAL', 'the gateway could not process the request', {}, { cause: err });
       if (!res.headersSent && !req.destroyed) {
         exchange.fail('gateway-error', failure);
         sendGatewayError(res, failure, REST_CONTEXT);
@@ -137,7 +155,12 @@ export function createAgentPipeline(deps: PipelineDeps) {
   };
 }
 
-async function serveCard(exchange: Exchange, cards: CardCache, cardPath: string, publicAgentUrl: string): Promise<void> {
+async function serveCard(
+  exchange: Exchange,
+  cards: CardCache,
+  cardPath: string,
+  publicAgentUrl: string,
+): Promise<void> {
   const { req, res, upstream } = exchange;
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
@@ -154,7 +177,12 @@ async function serveCard(exchange: Exchange, cards: CardCache, cardPath: string,
 
 /** 404 for an agent that is not configured, as a JSON-RPC envelope with the request's id when
  * the caller speaks JSON-RPC (so the SDK client surfaces it), else as an A2A REST error. */
-async function answerUnknownAgent(req: IncomingMessage, res: ServerResponse, agent: string, known: string[]): Promise<void> {
+async function answerUnknownAgent(
+  req: IncomingMessage,
+  res: ServerResponse,
+  agent: string,
+  known: string[],
+): Promise<void> {
   let sniff = { ...REST_CONTEXT };
   try {
     const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, () => {});
@@ -163,8 +191,13 @@ async function answerUnknownAgent(req: IncomingMessage, res: ServerResponse, age
   } catch {
     return; // the client went away
   }
-  const hint = agent === '.well-known'
-    ? 'A card was requested one level above an agent: give clients the agent URL with a trailing slash, e.g. /agents/{name}/'
-    : `no agent named "${agent}" is configured`;
-  sendGatewayError(res, new GatewayError('AGENT_NOT_FOUND', `${hint}. Agents: ${known.map((k) => `/agents/${k}/`).join(', ')}`, { agent }), sniff);
+  const hint =
+    agent === '.well-known'
+      ? 'A card was requested one level above an agent: give clients the agent URL with a trailing slash, e.g. /agents/{name}/'
+      : `no agent named "${agent}" is configured`;
+  sendGatewayError(
+    res,
+    new GatewayError('AGENT_NOT_FOUND', `${hint}. Agents: ${known.map((k) => `/agents/${k}/`).join(', ')}`, { agent }),
+    sniff,
+  );
 }

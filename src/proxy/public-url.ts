@@ -30,6 +30,9 @@ export function publicBaseUrl(req: IncomingMessage, configured: string | undefin
   if (configured) return configured;
   const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const proto = (trusted && firstValue(req.headers['x-forwarded-proto'])) || ownProto;
-  const host = (trusted && firstValue(req.headers['x-forwarded-host'])) || req.headers.host || `${req.socket.localAddress}:${req.socket.localPort}`;
+  const host =
+    (trusted && firstValue(req.headers['x-forwarded-host'])) ||
+    req.headers.host ||
+    `${req.socket.localAddress}:${req.socket.localPort}`;
   return `${proto}://${host}`;
 }

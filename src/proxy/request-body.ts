@@ -2,7 +2,7 @@
  * Reads the start of a request body before it is forwarded. A2A requests are small JSON
  * documents, so almost always the whole body fits under the cap: the gateway then knows the
  * operation and JSON-RPC id before it talks to the agent (needed for errors in the caller's
- * protocol and, later, for the blocking upgrade) and sends one buffer upstream. A body larger
+ * protocol and, later, for the timeout rescue) and sends one buffer upstream. A body larger
  * than the cap (an inline file part) is streamed: the prefix first, then the rest as it arrives.
  */
 import type { IncomingMessage } from 'node:http';
@@ -24,7 +24,11 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-async function* prefixThenRest(prefix: Buffer, req: IncomingMessage, onChunk: (chunk: Buffer) => void): AsyncIterable<Buffer> {
+async function* prefixThenRest(
+  prefix: Buffer,
+  req: IncomingMessage,
+  onChunk: (chunk: Buffer) => void,
+): AsyncIterable<Buffer> {
   yield prefix;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     onChunk(chunk);
@@ -33,7 +37,11 @@ async function* prefixThenRest(prefix: Buffer, req: IncomingMessage, onChunk: (c
 }
 
 /** Reads up to `cap` bytes; `onChunk` sees every chunk of the body, including those streamed later. */
-export function readRequestBody(req: IncomingMessage, cap: number, onChunk: (chunk: Buffer) => void): Promise<RequestBody> {
+export function readRequestBody(
+  req: IncomingMessage,
+  cap: number,
+  onChunk: (chunk: Buffer) => void,
+): Promise<RequestBody> {
   if (!hasBody(req)) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -51,7 +59,11 @@ export function readRequestBody(req: IncomingMessage, cap: number, onChunk: (chu
         req.pause();
         cleanup();
         const prefix = Buffer.concat(chunks, size);
-        resolve({ prefix, complete: false, forward: Readable.from(prefixThenRest(prefix, req, onChunk), { objectMode: false }) });
+        resolve({
+          prefix,
+          complete: false,
+          forward: Readable.from(prefixThenRest(prefix, req, onChunk), { objectMode: false }),
+        });
       }
     };
     const onEnd = () => {

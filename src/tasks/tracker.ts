@@ -63,7 +63,16 @@ export class InMemoryTaskStore implements TaskStore {
     const k = key(agent, taskId);
     let story = this.stories.get(k);
     if (story) this.stories.delete(k);
-    else story = { agent, taskId, ...(contextId ? { contextId } : {}), firstSeen: at, lastSeen: at, states: [], interruptedMs: {} };
+    else
+      story = {
+        agent,
+        taskId,
+        ...(contextId ? { contextId } : {}),
+        firstSeen: at,
+        lastSeen: at,
+        states: [],
+        interruptedMs: {},
+      };
     this.stories.set(k, story);
     story.lastSeen = Math.max(story.lastSeen, at);
 

@@ -16,17 +16,19 @@ export function accessLog(log: Logger): ExchangeObserver {
           version: a?.version,
           kind: a?.kind ?? 'other',
           // A client that left while the gateway waited never saw the task id: the log keeps it.
-          taskId: a?.taskId ?? r.upgrade?.taskId,
+          taskId: a?.taskId ?? r.rescue?.taskId,
           contextId: a?.contextId,
           messageId: a?.messageId,
           state: a?.state,
           status: r.status,
           durationMs: r.durationMs,
-          events: a?.stream ? { ...a.stream.events, firstEventMs: a.stream.firstEventMs, keepalives: a.stream.keepalives } : undefined,
+          events: a?.stream
+            ? { ...a.stream.events, firstEventMs: a.stream.firstEventMs, keepalives: a.stream.keepalives }
+            : undefined,
           findings: r.findings.map((f) => f.rule),
           a2aError: a?.error,
           traceId: traceIdOf(exchange),
-          upgrade: r.upgrade,
+          rescue: r.rescue,
           httpMethod: r.httpMethod,
           path: r.path,
           bytesIn: r.bytesIn,

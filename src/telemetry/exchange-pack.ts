@@ -18,7 +18,14 @@ const NO_FINDINGS: readonly { rule: string }[] = [];
 const NO_EVENTS: TimedEvent[] = [];
 
 type ErrorTuple = [code: number | undefined, reason: string | undefined, message: string | undefined];
-type StreamTuple = [task: number, message: number, statusUpdate: number, artifactUpdate: number, error: number, keepalives: number];
+type StreamTuple = [
+  task: number,
+  message: number,
+  statusUpdate: number,
+  artifactUpdate: number,
+  error: number,
+  keepalives: number,
+];
 type ParentTuple = [traceId: string, spanId: string, traceFlags: number, traceState: string | undefined];
 type ClientTuple = [spanId: string, startMs: number, origin: string, path: string];
 
@@ -49,7 +56,15 @@ export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): Pack
     a2a?.blocking,
     a2a?.partial,
     a2aError && ([a2aError.code, a2aError.reason, a2aError.message] satisfies ErrorTuple),
-    stream && ([stream.events.task, stream.events.message, stream.events.statusUpdate, stream.events.artifactUpdate, stream.events.error, stream.keepalives] satisfies StreamTuple),
+    stream &&
+      ([
+        stream.events.task,
+        stream.events.message,
+        stream.events.statusUpdate,
+        stream.events.artifactUpdate,
+        stream.events.error,
+        stream.keepalives,
+      ] satisfies StreamTuple),
     // the trace
     trace.traceId,
     trace.serverSpanId,
@@ -92,7 +107,17 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
   const a2aError = next<ErrorTuple | undefined>();
   if (a2aError) a2a.error = { code: a2aError[0], reason: a2aError[1], message: a2aError[2] };
   const stream = next<StreamTuple | undefined>();
-  if (stream) a2a.stream = { events: { task: stream[0], message: stream[1], statusUpdate: stream[2], artifactUpdate: stream[3], error: stream[4] }, keepalives: stream[5] };
+  if (stream)
+    a2a.stream = {
+      events: {
+        task: stream[0],
+        message: stream[1],
+        statusUpdate: stream[2],
+        artifactUpdate: stream[3],
+        error: stream[4],
+      },
+      keepalives: stream[5],
+    };
   const traceId = next<string>();
   const serverSpanId = next<string>();
   const traceFlags = next<number>();
@@ -122,8 +147,16 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
       startMs,
       endMs,
       urlPath,
-      parent: parent && ({ traceId: parent[0], spanId: parent[1], traceFlags: parent[2], traceState: parent[3] } satisfies RemoteParent),
-      client: client && ({ spanId: client[0], startMs: client[1], origin: client[2], path: client[3] } satisfies ClientCall),
+      parent:
+        parent &&
+        ({
+          traceId: parent[0],
+          spanId: parent[1],
+          traceFlags: parent[2],
+          traceState: parent[3],
+        } satisfies RemoteParent),
+      client:
+        client && ({ spanId: client[0], startMs: client[1], origin: client[2], path: client[3] } satisfies ClientCall),
       events: events ?? NO_EVENTS,
       eventsDropped,
     },

@@ -12,7 +12,17 @@
  * times and span events, all plain data. It crosses from the request thread to the export thread
  * (export-thread.ts) packed flat (exchange-pack.ts); the views are built on the export thread.
  */
-import { SpanKind, SpanStatusCode, createTraceState, type Attributes, type AttributeValue, type HrTime, type Link, type SpanContext, type SpanStatus } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  createTraceState,
+  type Attributes,
+  type AttributeValue,
+  type HrTime,
+  type Link,
+  type SpanContext,
+  type SpanStatus,
+} from '@opentelemetry/api';
 import { hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
@@ -113,7 +123,12 @@ abstract class ExchangeSpanView implements ReadableSpan {
   /** A span of this exchange's trace with the given id. */
   protected context(spanId: string): SpanContext {
     const ids = this.ids;
-    return { traceId: ids.traceId, spanId, traceFlags: ids.traceFlags, traceState: ids.traceState === undefined ? undefined : createTraceState(ids.traceState) };
+    return {
+      traceId: ids.traceId,
+      spanId,
+      traceFlags: ids.traceFlags,
+      traceState: ids.traceState === undefined ? undefined : createTraceState(ids.traceState),
+    };
   }
 
   abstract spanContext(): SpanContext;
@@ -160,7 +175,11 @@ export class ServerSpanView extends ExchangeSpanView {
   get parentSpanContext(): SpanContext | undefined {
     const parent = this.ids.parent;
     if (!parent) return undefined;
-    return { ...parent, isRemote: true, traceState: parent.traceState === undefined ? undefined : createTraceState(parent.traceState) };
+    return {
+      ...parent,
+      isRemote: true,
+      traceState: parent.traceState === undefined ? undefined : createTraceState(parent.traceState),
+    };
   }
 
   get events(): TimedEvent[] {
@@ -252,7 +271,10 @@ function originTarget(origin: string): { address: string; port: number } {
  * The SDK's span limits: attributes beyond the count limit are dropped (and counted), string
  * values longer than the length limit are truncated, also inside arrays.
  */
-export function limitAttributes(attrs: Attributes, limits: AttributeLimits): { attributes: Attributes; dropped: number } {
+export function limitAttributes(
+  attrs: Attributes,
+  limits: AttributeLimits,
+): { attributes: Attributes; dropped: number } {
   const keys = Object.keys(attrs);
   const maxLength = limits.attributeValueLength;
   if (keys.length <= limits.attributeCount && maxLength === Infinity) return { attributes: attrs, dropped: 0 };
@@ -268,6 +290,7 @@ export function limitAttributes(attrs: Attributes, limits: AttributeLimits): { a
 
 function truncate(value: AttributeValue | undefined, max: number): AttributeValue | undefined {
   if (typeof value === 'string') return value.length > max ? value.slice(0, max) : value;
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' && v.length > max ? v.slice(0, max) : v)) as AttributeValue;
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' && v.length > max ? v.slice(0, max) : v)) as AttributeValue;
   return value;
 }

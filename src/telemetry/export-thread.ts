@@ -24,7 +24,9 @@ export interface ExportWorkerData {
   readonly serviceVersion: string | undefined;
 }
 
-export type ToExportThread = { readonly type: 'exchanges'; readonly exchanges: PackedExchange[] } | { readonly type: 'flush' | 'shutdown'; readonly id: number };
+export type ToExportThread =
+  | { readonly type: 'exchanges'; readonly exchanges: PackedExchange[] }
+  | { readonly type: 'flush' | 'shutdown'; readonly id: number };
 
 export type FromExportThread =
   | { readonly type: 'taken'; readonly count: number }
@@ -110,7 +112,9 @@ export function startExportThread(options: TracingOptions, deps: ExportThreadDep
     const now = Date.now();
     if (alive && now - lastDropReport >= REPORT_INTERVAL_MS) {
       lastDropReport = now;
-      deps.log?.warn(`span export is behind: ${dropped} sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=${options.batch.maxQueueSize})`);
+      deps.log?.warn(
+        `span export is behind: ${dropped} sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=${options.batch.maxQueueSize})`,
+      );
     }
     return false;
   };

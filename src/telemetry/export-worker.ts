@@ -7,7 +7,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { ClientSpanView, ServerSpanView } from './exchange-spans.js';
 import { unpackExchange } from './exchange-pack.js';
-import { REPORT_INTERVAL_MS, type ExportWorkerData, type FromExportThread, type ToExportThread } from './export-thread.js';
+import {
+  REPORT_INTERVAL_MS,
+  type ExportWorkerData,
+  type FromExportThread,
+  type ToExportThread,
+} from './export-thread.js';
 import { createOtlpPipeline } from './otlp-pipeline.js';
 
 const port = parentPort;
@@ -31,9 +36,15 @@ const report = (level: 'warn' | 'error', message: string) => {
   unreported = 0;
   reply({ type: 'log', level, message: message + more });
 };
-const forward = (level: 'warn' | 'error') => (message: string, ...args: unknown[]) => report(level, format(message, ...args));
+const forward =
+  (level: 'warn' | 'error') =>
+  (message: string, ...args: unknown[]) =>
+    report(level, format(message, ...args));
 const ignore = () => {};
-diag.setLogger({ error: forward('error'), warn: forward('warn'), info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
+diag.setLogger(
+  { error: forward('error'), warn: forward('warn'), info: ignore, debug: ignore, verbose: ignore },
+  DiagLogLevel.WARN,
+);
 
 port.on('message', (message: ToExportThread) => {
   switch (message.type) {

@@ -25,18 +25,24 @@ export const GATEWAY_REASONS = [
   'INTERNAL',
 ] as const satisfies readonly GatewayErrorReason[];
 /** The reasons that mean the agent could not be reached or failed mid-answer. */
-export const UPSTREAM_REASONS = ['UPSTREAM_UNREACHABLE', 'UPSTREAM_TIMEOUT', 'UPSTREAM_RESET', 'UPSTREAM_INVALID'] as const satisfies readonly GatewayErrorReason[];
-export const UPGRADE_OUTCOMES = ['settled', 'deadline', 'message', 'error', 'client-gone', 'agent-blocked'] as const;
-export const UPGRADE_STRATEGIES = ['stream', 'subscribe', 'poll'] as const;
+export const UPSTREAM_REASONS = [
+  'UPSTREAM_UNREACHABLE',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_RESET',
+  'UPSTREAM_INVALID',
+] as const satisfies readonly GatewayErrorReason[];
+export const RESCUE_OUTCOMES = ['settled', 'deadline', 'message', 'error', 'client-gone', 'agent-blocked'] as const;
+export const RESCUE_STRATEGIES = ['stream', 'subscribe', 'poll'] as const;
 
 const METHODS: ReadonlySet<string> = new Set(OPERATIONS.filter((op) => op !== 'unknown'));
 const STATES: ReadonlySet<string> = new Set(TASK_STATES);
 const RULES: ReadonlySet<string> = new Set(RULE_IDS);
 const REASONS: ReadonlySet<string> = new Set(GATEWAY_REASONS);
-const OUTCOMES: ReadonlySet<string> = new Set(UPGRADE_OUTCOMES);
-const STRATEGIES: ReadonlySet<string> = new Set(UPGRADE_STRATEGIES);
+const OUTCOMES: ReadonlySet<string> = new Set(RESCUE_OUTCOMES);
+const STRATEGIES: ReadonlySet<string> = new Set(RESCUE_STRATEGIES);
 
-const closed = (set: ReadonlySet<string>, value: string | undefined): string => (value !== undefined && set.has(value) ? value : OTHER);
+const closed = (set: ReadonlySet<string>, value: string | undefined): string =>
+  value !== undefined && set.has(value) ? value : OTHER;
 
 export interface Labeler {
   /** Configured agents keep their name; anything else is `other`. */
@@ -50,8 +56,8 @@ export interface Labeler {
   taskState(state: TaskState | string): string;
   rule(rule: string): string;
   reason(reason: string | undefined): string;
-  upgradeOutcome(outcome: string | undefined): string;
-  upgradeStrategy(strategy: string): string;
+  rescueOutcome(outcome: string | undefined): string;
+  rescueStrategy(strategy: string): string;
 }
 
 export function createLabeler(agents: readonly string[]): Labeler {
@@ -66,7 +72,7 @@ export function createLabeler(agents: readonly string[]): Labeler {
     taskState: (state) => closed(STATES, state),
     rule: (rule) => closed(RULES, rule),
     reason: (reason) => closed(REASONS, reason),
-    upgradeOutcome: (outcome) => closed(OUTCOMES, outcome),
-    upgradeStrategy: (strategy) => closed(STRATEGIES, strategy),
+    rescueOutcome: (outcome) => closed(OUTCOMES, outcome),
+    rescueStrategy: (strategy) => closed(STRATEGIES, strategy),
   };
 }

@@ -102,7 +102,9 @@ export class CellCounter extends CellMetric {
   }
 
   async get() {
-    const values = this.series.entries().map(({ labels, cell }) => ({ value: cell.value, labels: this.labelsOf(labels) }));
+    const values = this.series
+      .entries()
+      .map(({ labels, cell }) => ({ value: cell.value, labels: this.labelsOf(labels) }));
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
@@ -126,7 +128,11 @@ export class CellHistogram extends CellMetric {
   constructor(def: HistogramFamilyDef, registry: Registry) {
     super(def, registry);
     this.bounds = Float64Array.from([...def.buckets].sort((a, b) => a - b));
-    this.series = new SeriesTable(def.labelNames.length, () => ({ counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
+    this.series = new SeriesTable(def.labelNames.length, () => ({
+      counts: new Float64Array(this.bounds.length + 1),
+      sum: 0,
+      count: 0,
+    }));
   }
 
   /** `values` in label-name order. Non-finite values are ignored, as no bucket holds them. */

@@ -21,9 +21,9 @@ const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const FIRST_EVENT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Tasks: milliseconds (an immediate rejection) to an hour of agent work. */
 const TASK_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600];
-/** Settled task → client's answer in the blocking upgrade: milliseconds, up to a poll interval. */
-const UPGRADE_DELAY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
-/** GetTask polls per upgraded send. */
+/** Settled task → client's answer in the timeout rescue: milliseconds, up to a poll interval. */
+const RESCUE_DELAY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** GetTask polls per rescued send. */
 const POLL_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89];
 /** Waiting for a human (INPUT_REQUIRED / AUTH_REQUIRED): seconds to hours. */
 const INTERRUPTED_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400];
@@ -88,20 +88,20 @@ export const METRICS = {
     help: 'Exchanges the client abandoned before the response body ended.',
     labelNames: ['agent', 'method'],
   },
-  upgrades: {
-    name: 'a2a_blocking_upgrades_total',
+  rescues: {
+    name: 'a2a_timeout_rescues_total',
     help: 'Blocking SendMessage calls handled by the timeout rescue, by outcome (settled, deadline, message, error, client-gone, agent-blocked).',
     labelNames: ['agent', 'outcome'],
   },
-  upgradeAnswerDelay: {
-    name: 'a2a_blocking_upgrade_answer_delay_seconds',
+  rescueAnswerDelay: {
+    name: 'a2a_timeout_rescue_answer_delay_seconds',
     help: 'Timeout rescue: time from the gateway seeing the task settle to the client having its answer.',
     labelNames: ['agent', 'strategy'],
-    buckets: UPGRADE_DELAY_BUCKETS,
+    buckets: RESCUE_DELAY_BUCKETS,
   },
-  upgradePolls: {
-    name: 'a2a_blocking_upgrade_polls',
-    help: 'Timeout rescue: GetTask polls made for one upgraded send.',
+  rescuePolls: {
+    name: 'a2a_timeout_rescue_polls',
+    help: 'Timeout rescue: GetTask polls made for one rescued send.',
     labelNames: ['agent', 'strategy'],
     buckets: POLL_BUCKETS,
   },

@@ -13,7 +13,10 @@ export function metricsHandler(registry: Registry): () => Promise<Response> {
     try {
       return new Response(await registry.metrics(), { status: 200, headers: { 'content-type': registry.contentType } });
     } catch {
-      return new Response('metrics collection failed\n', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response('metrics collection failed\n', {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
     }
   };
 }
@@ -33,7 +36,10 @@ export interface MetricsListenOptions {
 }
 
 /** A plain node:http listener answering GET `path` with the registry; 404 for anything else. */
-export async function startMetricsListener(registry: Registry, options: MetricsListenOptions): Promise<MetricsListener> {
+export async function startMetricsListener(
+  registry: Registry,
+  options: MetricsListenOptions,
+): Promise<MetricsListener> {
   const path = options.path ?? '/metrics';
   const server = createServer((req, res) => {
     const target = (req.url ?? '/').split('?')[0];
@@ -42,7 +48,8 @@ export async function startMetricsListener(registry: Registry, options: MetricsL
       return;
     }
     registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
+      (text) =>
+        res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
       () => res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics collection failed\n'),
     );
   });

@@ -41,7 +41,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   let taskStore: Pick<TaskStore, 'countByState'> | undefined;
 
   const counter = (def: FamilyDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
-  const histogram = (def: HistogramFamilyDef) => new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
+  const histogram = (def: HistogramFamilyDef) =>
+    new Histogram({ ...def, labelNames: [...def.labelNames], buckets: [...def.buckets], registers });
   // Updated by every exchange: plain cells (metric-cells.ts says why).
   const requests = new CellCounter(METRICS.requests, registry);
   const requestDuration = new CellHistogram(METRICS.requestDuration, registry);
@@ -52,9 +53,9 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const findings = counter(METRICS.findings);
   const upstreamErrors = counter(METRICS.upstreamErrors);
   const clientAborts = counter(METRICS.clientAborts);
-  const upgrades = counter(METRICS.upgrades);
-  const upgradeAnswerDelay = histogram(METRICS.upgradeAnswerDelay);
-  const upgradePolls = histogram(METRICS.upgradePolls);
+  const rescues = counter(METRICS.rescues);
+  const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
+  const rescuePolls = histogram(METRICS.rescuePolls);
 
   const tasks: Gauge = new Gauge({
     ...METRICS.tasks,
@@ -110,27 +111,32 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
         const n = a2a.stream.events[event] ?? 0;
         if (n > 0) streamEvents.inc({ agent, method, event }, n);
       }
-      if (a2a.stream.firstEventMs !== undefined) streamFirstEvent.observe({ agent, method }, a2a.stream.firstEventMs / 1000);
+      if (a2a.stream.firstEventMs !== undefined)
+        streamFirstEvent.observe({ agent, method }, a2a.stream.firstEventMs / 1000);
     }
-    for (const finding of record.findings) findings.inc({ agent, rule: labels.rule(finding.rule) }, occurrences(finding));
+    for (const finding of record.findings)
+      findings.inc({ agent, rule: labels.rule(finding.rule) }, occurrences(finding));
     if (record.error && (record.outcome === 'upstream-error' || upstreamReasons.has(record.error.reason))) {
       upstreamErrors.inc({ agent, reason: labels.reason(record.error.reason) });
     }
     if (record.outcome === 'client-gone') clientAborts.inc({ agent, method });
-    const upgrade = record.upgrade;
-    if (upgrade) {
-      const strategy = labels.upgradeStrategy(upgrade.strategy);
-      upgrades.inc({ agent, outcome: labels.upgradeOutcome(upgrade.outcome) });
-      if (upgrade.settleToAnswerMs !== undefined) upgradeAnswerDelay.observe({ agent, strategy }, upgrade.settleToAnswerMs / 1000);
-      upgradePolls.observe({ agent, strategy }, upgrade.polls);
+    const rescue = record.rescue;
+    if (rescue) {
+      const strategy = labels.rescueStrategy(rescue.strategy);
+      rescues.inc({ agent, outcome: labels.rescueOutcome(rescue.outcome) });
+      if (rescue.settleToAnswerMs !== undefined)
+        rescueAnswerDelay.observe({ agent, strategy }, rescue.settleToAnswerMs / 1000);
+      rescuePolls.observe({ agent, strategy }, rescue.polls);
     }
   };
 
   const taskListener: TaskListener = (event) => {
     openTasks.listener(event);
     const agent = labels.agent(event.story.agent);
-    if (event.type === 'settled') taskDuration.observe({ agent, state: labels.taskState(event.state) }, event.durationMs / 1000);
-    else if (event.type === 'resumed') taskInterrupted.observe({ agent, state: labels.taskState(event.state) }, event.ms / 1000);
+    if (event.type === 'settled')
+      taskDuration.observe({ agent, state: labels.taskState(event.state) }, event.durationMs / 1000);
+    else if (event.type === 'resumed')
+      taskInterrupted.observe({ agent, state: labels.taskState(event.state) }, event.ms / 1000);
   };
 
   return {
@@ -151,7 +157,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
  */
 function addProcessMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry });
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+    registry.removeSingleMetric(name);
 }
 
 /** A finding may say how often its rule fired in the exchange; one otherwise. */

@@ -15,7 +15,10 @@ import { STREAM_EVENTS } from './labels.js';
 import * as A from './span-attributes.js';
 
 /** What spans read of an exchange's record. */
-export interface SpanRecord extends Pick<ExchangeRecord, 'agent' | 'httpMethod' | 'status' | 'outcome' | 'error' | 'a2a'> {
+export interface SpanRecord extends Pick<
+  ExchangeRecord,
+  'agent' | 'httpMethod' | 'status' | 'outcome' | 'error' | 'a2a'
+> {
   /** Only the rule ids: span events carried the details on the request thread. */
   readonly findings: readonly { readonly rule: string }[];
 }
@@ -74,7 +77,13 @@ export function addServerAttributes(attrs: Attributes, record: SpanRecord): Attr
  */
 export class SpanEventRecorder {
   readonly events: TimedEvent[] = [];
-  private readonly seen: Record<StreamEventKind, number> = { task: 0, message: 0, statusUpdate: 0, artifactUpdate: 0, error: 0 };
+  private readonly seen: Record<StreamEventKind, number> = {
+    task: 0,
+    message: 0,
+    statusUpdate: 0,
+    artifactUpdate: 0,
+    error: 0,
+  };
   private lastState: TaskState | undefined;
   private findings = 0;
   dropped = 0;
@@ -97,7 +106,8 @@ export class SpanEventRecorder {
     if (events) {
       for (const kind of STREAM_EVENTS) {
         const now = events[kind] ?? 0;
-        for (; this.seen[kind] < now; this.seen[kind]++) this.add(A.EVENT_STREAM_EVENT, { [A.ATTR_GATEWAY_STREAM_EVENT]: kind }, at);
+        for (; this.seen[kind] < now; this.seen[kind]++)
+          this.add(A.EVENT_STREAM_EVENT, { [A.ATTR_GATEWAY_STREAM_EVENT]: kind }, at);
       }
     }
     if (a2a?.state !== undefined && a2a.state !== this.lastState) {
@@ -106,7 +116,11 @@ export class SpanEventRecorder {
     }
     for (; this.findings < record.findings.length; this.findings++) {
       const f = record.findings[this.findings]!;
-      this.add(A.EVENT_FINDING, { [A.ATTR_GATEWAY_FINDING_RULE]: f.rule, [A.ATTR_GATEWAY_FINDING_MESSAGE]: f.detail ?? '' }, at);
+      this.add(
+        A.EVENT_FINDING,
+        { [A.ATTR_GATEWAY_FINDING_RULE]: f.rule, [A.ATTR_GATEWAY_FINDING_MESSAGE]: f.detail ?? '' },
+        at,
+      );
     }
   }
 

@@ -7,7 +7,12 @@ import { Registry } from 'prom-client';
 import type { ExchangeObserver } from '../proxy/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { createMetrics } from './metrics.js';
-import { metricsHandler, startMetricsListener, type MetricsListener, type MetricsListenOptions } from './metrics-endpoint.js';
+import {
+  metricsHandler,
+  startMetricsListener,
+  type MetricsListener,
+  type MetricsListenOptions,
+} from './metrics-endpoint.js';
 import { createTracing } from './tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing-config.js';
 import type { TracingLog } from './export-thread.js';
@@ -42,7 +47,10 @@ export interface Telemetry {
 
 export function createTelemetry(options: TelemetryOptions): Telemetry {
   const registry = new Registry();
-  const metrics = options.metrics === false ? undefined : createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
+  const metrics =
+    options.metrics === false
+      ? undefined
+      : createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
   const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion, log: options.tracingLog });

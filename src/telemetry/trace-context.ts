@@ -5,7 +5,12 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ROOT_CONTEXT, type Context, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
-import { TRACE_PARENT_HEADER, TRACE_STATE_HEADER, W3CTraceContextPropagator, parseTraceParent } from '@opentelemetry/core';
+import {
+  TRACE_PARENT_HEADER,
+  TRACE_STATE_HEADER,
+  W3CTraceContextPropagator,
+  parseTraceParent,
+} from '@opentelemetry/core';
 import type { Exchange } from '../proxy/exchange.js';
 
 const propagator = new W3CTraceContextPropagator();

@@ -35,7 +35,8 @@ export class ExchangeIdSource {
     }
     const start = this.next++ * BYTES;
     // All zeros: 2^-64 for a span id, 2^-128 for the trace id. Draw again rather than emit it.
-    if (isZero(this.block, start, 16) || isZero(this.block, start + 16, 8) || isZero(this.block, start + 24, 8)) return this.draw();
+    if (isZero(this.block, start, 16) || isZero(this.block, start + 16, 8) || isZero(this.block, start + 24, 8))
+      return this.draw();
     const hex = this.block.toString('hex', start, start + BYTES);
     return { traceId: hex.slice(0, 32), serverSpanId: hex.slice(32, 48), clientSpanId: hex.slice(48, 64) };
   }

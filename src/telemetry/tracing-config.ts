@@ -17,7 +17,14 @@ export type SamplerName =
   | 'parentbased_always_off'
   | 'parentbased_traceidratio';
 
-const SAMPLERS: readonly SamplerName[] = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+const SAMPLERS: readonly SamplerName[] = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -37,8 +44,17 @@ export interface TracingOptions {
   readonly samplerRatio: number;
   /** W3C trace context is read from callers and written to agents (OTEL_PROPAGATORS). */
   readonly propagate: boolean;
-  readonly batch: { readonly scheduledDelayMs: number; readonly exportTimeoutMs: number; readonly maxQueueSize: number; readonly maxExportBatchSize: number };
-  readonly limits: { readonly attributeCount: number; readonly attributeValueLength: number; readonly eventCount: number };
+  readonly batch: {
+    readonly scheduledDelayMs: number;
+    readonly exportTimeoutMs: number;
+    readonly maxQueueSize: number;
+    readonly maxExportBatchSize: number;
+  };
+  readonly limits: {
+    readonly attributeCount: number;
+    readonly attributeValueLength: number;
+    readonly eventCount: number;
+  };
 }
 
 export interface TracingSetup {
@@ -67,12 +83,16 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
   const signal = (name: string) => str(`OTEL_EXPORTER_OTLP_TRACES_${name}`) ?? str(`OTEL_EXPORTER_OTLP_${name}`);
 
   if (str('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return { options: undefined, warnings };
-  const exporters = (str('OTEL_TRACES_EXPORTER') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const exporters = (str('OTEL_TRACES_EXPORTER') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const specific = str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const general = str('OTEL_EXPORTER_OTLP_ENDPOINT');
   if (exporters.includes('none')) return { options: undefined, warnings };
   if (exporters.length === 0 && !specific && !general) return { options: undefined, warnings };
-  for (const e of exporters) if (e !== 'otlp') warnings.push(`OTEL_TRACES_EXPORTER "${e}" is not supported; only otlp is`);
+  for (const e of exporters)
+    if (e !== 'otlp') warnings.push(`OTEL_TRACES_EXPORTER "${e}" is not supported; only otlp is`);
   if (exporters.length > 0 && !exporters.includes('otlp')) return { options: undefined, warnings };
 
   // http/json unless asked otherwise (the JS SDK's OTLP/HTTP exporter default); http/protobuf
@@ -101,7 +121,8 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
   const propagators = (str('OTEL_PROPAGATORS') ?? 'tracecontext,baggage').split(',').map((p) => p.trim());
   for (const p of propagators) {
     // Baggage is an end-to-end header the gateway forwards unchanged anyway.
-    if (!['tracecontext', 'baggage', 'none'].includes(p)) warnings.push(`OTEL_PROPAGATORS "${p}" is not supported; only tracecontext is`);
+    if (!['tracecontext', 'baggage', 'none'].includes(p))
+      warnings.push(`OTEL_PROPAGATORS "${p}" is not supported; only tracecontext is`);
   }
 
   const resourceAttributes = parseKeyPairsIntoRecord(str('OTEL_RESOURCE_ATTRIBUTES'));
@@ -126,7 +147,10 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
       },
       limits: {
         attributeCount: num('OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT', num('OTEL_ATTRIBUTE_COUNT_LIMIT', 128)),
-        attributeValueLength: num('OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT', num('OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT', Infinity)),
+        attributeValueLength: num(
+          'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',
+          num('OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT', Infinity),
+        ),
         eventCount: num('OTEL_SPAN_EVENT_COUNT_LIMIT', 128),
       },
     },

@@ -127,7 +127,9 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
     const traceId = parent?.traceId ?? drawn.traceId;
     const name = spanName(exchange.record);
     // Samplers read the parent from the context (ParentBased) or the trace id (ratio).
-    const sampled = decide.shouldSample(context ?? ROOT_CONTEXT, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision === SamplingDecision.RECORD_AND_SAMPLED;
+    const sampled =
+      decide.shouldSample(context ?? ROOT_CONTEXT, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision ===
+      SamplingDecision.RECORD_AND_SAMPLED;
     const state: OpenTrace = {
       traceId,
       serverSpanId: drawn.serverSpanId,
@@ -153,9 +155,19 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
   return {
     onForward(exchange, headers) {
       const state = open(exchange);
-      state.client = { spanId: state.clientSpanId, startMs: epochMs(), origin: exchange.upstream.origin, path: withoutQuery(exchange.upstreamPath) };
+      state.client = {
+        spanId: state.clientSpanId,
+        startMs: epochMs(),
+        origin: exchange.upstream.origin,
+        path: withoutQuery(exchange.upstreamPath),
+      };
       if (options.propagate) {
-        injectUpstream(headers, { traceId: state.traceId, spanId: state.client.spanId, traceFlags: flagsOf(state), traceState: state.parent?.traceState });
+        injectUpstream(headers, {
+          traceId: state.traceId,
+          spanId: state.client.spanId,
+          traceFlags: flagsOf(state),
+          traceState: state.parent?.traceState,
+        });
       }
     },
 

@@ -40,8 +40,20 @@ export class GatewayError extends Error {
   }
 }
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 function errorCode(err: unknown): string | undefined {
   let cur: unknown = err;
@@ -60,10 +72,14 @@ export function upstreamFailure(err: unknown, agent: string): GatewayError {
   const code = errorCode(err) ?? 'UNKNOWN';
   const meta = { agent, cause: code };
   if (TIMEOUT_CODES.has(code)) {
-    return new GatewayError('UPSTREAM_TIMEOUT', `agent "${agent}" did not answer in time (${code})`, meta, { cause: err });
+    return new GatewayError('UPSTREAM_TIMEOUT', `agent "${agent}" did not answer in time (${code})`, meta, {
+      cause: err,
+    });
   }
   if (UNREACHABLE_CODES.has(code)) {
-    return new GatewayError('UPSTREAM_UNREACHABLE', `agent "${agent}" cannot be reached (${code})`, meta, { cause: err });
+    return new GatewayError('UPSTREAM_UNREACHABLE', `agent "${agent}" cannot be reached (${code})`, meta, {
+      cause: err,
+    });
   }
   return new GatewayError('UPSTREAM_RESET', `connection to agent "${agent}" failed (${code})`, meta, { cause: err });
 }

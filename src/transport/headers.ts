@@ -49,7 +49,11 @@ export interface ForwardedFor {
  * X-A2A-Extensions, Authorization … — wire-reference §5.9), hop-by-hop removed, X-Forwarded-*
  * set, and the agent's configured extra headers applied last (they replace a client's value).
  */
-export function upstreamRequestHeaders(raw: readonly string[], fwd: ForwardedFor, extra: ReadonlyArray<readonly [string, string]>): string[] {
+export function upstreamRequestHeaders(
+  raw: readonly string[],
+  fwd: ForwardedFor,
+  extra: ReadonlyArray<readonly [string, string]>,
+): string[] {
   const listed = connectionListed(raw);
   const out: string[] = [];
   let xff: string | undefined;
@@ -64,9 +68,18 @@ export function upstreamRequestHeaders(raw: readonly string[], fwd: ForwardedFor
     if (HOP_BY_HOP.has(lower) || listed?.has(lower) || extraNames?.has(lower)) continue;
     if (lower === 'host') host = value;
     if (REQUEST_ONLY.has(lower)) continue;
-    if (lower === 'x-forwarded-for') { xff = xff ? `${xff}, ${value}` : value; continue; }
-    if (lower === 'x-forwarded-proto') { xfProto ??= value; continue; }
-    if (lower === 'x-forwarded-host') { xfHost ??= value; continue; }
+    if (lower === 'x-forwarded-for') {
+      xff = xff ? `${xff}, ${value}` : value;
+      continue;
+    }
+    if (lower === 'x-forwarded-proto') {
+      xfProto ??= value;
+      continue;
+    }
+    if (lower === 'x-forwarded-host') {
+      xfHost ??= value;
+      continue;
+    }
     out.push(name, value);
   }
   // An untrusted peer's X-Forwarded-* are dropped, not extended: they could be forged.
@@ -81,7 +94,9 @@ export function upstreamRequestHeaders(raw: readonly string[], fwd: ForwardedFor
 /** Response headers from undici's parsed object, hop-by-hop removed, as a flat list for writeHead. */
 export function clientResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {
   const connection = headers['connection'];
-  const listed = connection ? connectionListed(['connection', Array.isArray(connection) ? connection.join(',') : connection]) : undefined;
+  const listed = connection
+    ? connectionListed(['connection', Array.isArray(connection) ? connection.join(',') : connection])
+    : undefined;
   const out: string[] = [];
   for (const name in headers) {
     if (HOP_BY_HOP.has(name) || listed?.has(name)) continue;

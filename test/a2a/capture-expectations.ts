@@ -77,11 +77,19 @@ const card = (version: ProtocolVersion): ExpectedRequest => ({
 });
 
 const COMPLETED = 'TASK_STATE_COMPLETED';
-const task = (state: TaskState, more: Partial<ExpectedResponse> = {}): ExpectedResponse => ({ tag: 'task', state, taskId: true, ...more });
+const task = (state: TaskState, more: Partial<ExpectedResponse> = {}): ExpectedResponse => ({
+  tag: 'task',
+  state,
+  taskId: true,
+  ...more,
+});
 const message: ExpectedResponse = { tag: 'message' };
 const other: ExpectedResponse = { tag: 'other' };
 const rpcError = (code: number, reason?: string): ExpectedResponse => ({ tag: 'error', error: { code, reason } });
-const restError = (httpStatus: number, reason: string): ExpectedResponse => ({ tag: 'error', error: { httpStatus, reason } });
+const restError = (httpStatus: number, reason: string): ExpectedResponse => ({
+  tag: 'error',
+  error: { httpStatus, reason },
+});
 const fullTaskStream = { tag: 'task', state: COMPLETED, taskId: true, closure: 'terminal' } as const;
 
 export const EXPECTED: Readonly<Record<string, Expected>> = {
@@ -114,7 +122,10 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
     req: rpc03('SendMessage', { blocking: true }),
     res: task(COMPLETED, { artifacts: 1, history: 3 }),
   },
-  'v03--jsonrpc-send-fail.http': { req: rpc03('SendMessage', { blocking: true }), res: task('TASK_STATE_FAILED', { history: 2 }) },
+  'v03--jsonrpc-send-fail.http': {
+    req: rpc03('SendMessage', { blocking: true }),
+    res: task('TASK_STATE_FAILED', { history: 2 }),
+  },
   'v03--jsonrpc-send-needs-input.http': {
     req: rpc03('SendMessage', { blocking: true }),
     res: task('TASK_STATE_INPUT_REQUIRED', { artifacts: 0, history: 2 }),
@@ -259,7 +270,10 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
     res: rpcError(-32700),
     findings: ['a2a.invalid-json'],
   },
-  'v1--edge-rpc-missing-params.http': { req: rpc10('GetTask', { taskId: false }), res: rpcError(-32602, 'INVALID_PARAMS') },
+  'v1--edge-rpc-missing-params.http': {
+    req: rpc10('GetTask', { taskId: false }),
+    res: rpcError(-32602, 'INVALID_PARAMS'),
+  },
   'v1--edge-rpc-no-version-header.http': {
     req: rpc10('SendMessage', { signal: 'jsonrpc-method', blocking: true }),
     res: rpcError(-32009, 'VERSION_NOT_SUPPORTED'),
@@ -349,14 +363,20 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
     req: rpc10('GetTask', { taskId: true, historyLength: 1 }),
     res: task('TASK_STATE_WORKING', { artifacts: 1, history: 1 }),
   },
-  'v1--jsonrpc-get-unknown-task.http': { req: rpc10('GetTask', { taskId: true }), res: rpcError(-32001, 'TASK_NOT_FOUND') },
+  'v1--jsonrpc-get-unknown-task.http': {
+    req: rpc10('GetTask', { taskId: true }),
+    res: rpcError(-32001, 'TASK_NOT_FOUND'),
+  },
   'v1--jsonrpc-list-push-configs.http': { req: rpc10('ListTaskPushNotificationConfigs', { taskId: true }), res: other },
   'v1--jsonrpc-list-tasks.http': { req: rpc10('ListTasks', { historyLength: 0 }), res: other },
   'v1--jsonrpc-send-blocking.http': {
     req: rpc10('SendMessage', { blocking: true }),
     res: task(COMPLETED, { artifacts: 1, history: 3 }),
   },
-  'v1--jsonrpc-send-fail.http': { req: rpc10('SendMessage', { blocking: true }), res: task('TASK_STATE_FAILED', { history: 2 }) },
+  'v1--jsonrpc-send-fail.http': {
+    req: rpc10('SendMessage', { blocking: true }),
+    res: task('TASK_STATE_FAILED', { history: 2 }),
+  },
   'v1--jsonrpc-send-follow-up.http': {
     req: rpc10('SendMessage', { blocking: true, taskId: true }),
     res: task(COMPLETED, { artifacts: 1, history: 5 }),
@@ -380,7 +400,13 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
   },
   'v1--jsonrpc-send-streaming-fail.http': {
     req: rpc10('SendStreamingMessage'),
-    res: { tag: 'task', state: 'TASK_STATE_FAILED', taskId: true, events: { task: 1, statusUpdate: 1 }, closure: 'terminal' },
+    res: {
+      tag: 'task',
+      state: 'TASK_STATE_FAILED',
+      taskId: true,
+      events: { task: 1, statusUpdate: 1 },
+      closure: 'terminal',
+    },
   },
   'v1--jsonrpc-send-streaming-multi.http': {
     req: rpc10('SendStreamingMessage'),
@@ -423,7 +449,10 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
   },
 
   // ---- A2A 1.0, HTTP+JSON ----
-  'v1--rest-cancel-completed.http': { req: rest10('CancelTask', { taskId: true }), res: restError(400, 'TASK_NOT_CANCELABLE') },
+  'v1--rest-cancel-completed.http': {
+    req: rest10('CancelTask', { taskId: true }),
+    res: restError(400, 'TASK_NOT_CANCELABLE'),
+  },
   'v1--rest-cancel.http': {
     req: rest10('CancelTask', { taskId: true }),
     res: task('TASK_STATE_CANCELED', { artifacts: 1, history: 3 }),
@@ -439,7 +468,10 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
     req: rest10('SendMessage', { blocking: true }),
     res: task(COMPLETED, { artifacts: 1, history: 3 }),
   },
-  'v1--rest-send-fail.http': { req: rest10('SendMessage', { blocking: true }), res: task('TASK_STATE_FAILED', { history: 2 }) },
+  'v1--rest-send-fail.http': {
+    req: rest10('SendMessage', { blocking: true }),
+    res: task('TASK_STATE_FAILED', { history: 2 }),
+  },
   'v1--rest-send-question.http': { req: rest10('SendMessage', { blocking: true }), res: message },
   'v1--rest-send-return-immediately.http': {
     req: rest10('SendMessage', { blocking: false }),
@@ -465,7 +497,10 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
 
   // ---- SDK 1.3.0 server with its 0.3 compatibility layer ----
   'v1compat--v03client-jsonrpc-card.http': { req: card('0.3'), res: other },
-  'v1compat--v03client-jsonrpc-get-unknown-task.http': { req: rpc03('GetTask', { taskId: true }), res: rpcError(-32001) },
+  'v1compat--v03client-jsonrpc-get-unknown-task.http': {
+    req: rpc03('GetTask', { taskId: true }),
+    res: rpcError(-32001),
+  },
   'v1compat--v03client-jsonrpc-resubscribe-completed.http': {
     req: rpc03('SubscribeToTask', { taskId: true }),
     res: { tag: 'error', error: { code: -32004 }, events: { error: 1 }, closure: 'error' },

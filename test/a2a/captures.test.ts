@@ -41,7 +41,6 @@ function decodeResponse(c: Capture, req: RequestFacts, chunks: Uint8Array[], opt
   return decoder.end({ aborted: res.aborted });
 }
 
-
 function checkRequest(facts: RequestFacts, want: Expected['req']): void {
   expect({
     op: facts.operation,
@@ -67,7 +66,8 @@ function checkRequest(facts: RequestFacts, want: Expected['req']): void {
     ...{ idPresent: undefined },
   });
   if (want.idPresent !== undefined) expect(facts.jsonrpcIdPresent).toBe(want.idPresent);
-  else if (facts.binding === 'jsonrpc' && !facts.malformed && facts.operation !== 'unknown') expect(facts.jsonrpcIdPresent).toBe(true);
+  else if (facts.binding === 'jsonrpc' && !facts.malformed && facts.operation !== 'unknown')
+    expect(facts.jsonrpcIdPresent).toBe(true);
 }
 
 function checkResponse(facts: ResponseFacts, want: NonNullable<Expected['res']>): void {
@@ -77,7 +77,13 @@ function checkResponse(facts: ResponseFacts, want: NonNullable<Expected['res']>)
     taskId: facts.taskId !== undefined,
     artifacts: facts.artifactCount,
     history: facts.historyCount,
-  }).toEqual({ state: undefined, taskId: false, artifacts: undefined, history: undefined, ...pick(want, ['tag', 'state', 'taskId', 'artifacts', 'history']) });
+  }).toEqual({
+    state: undefined,
+    taskId: false,
+    artifacts: undefined,
+    history: undefined,
+    ...pick(want, ['tag', 'state', 'taskId', 'artifacts', 'history']),
+  });
   if (want.error === undefined) expect(facts.error).toBeUndefined();
   else expect(facts.error).toMatchObject(want.error);
   if (want.events === undefined) {
@@ -91,7 +97,9 @@ function checkResponse(facts: ResponseFacts, want: NonNullable<Expected['res']>)
 }
 
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<T> {
-  return Object.fromEntries(keys.filter((k) => value[k] !== undefined).map((k) => [k, value[k]])) as unknown as Partial<T>;
+  return Object.fromEntries(
+    keys.filter((k) => value[k] !== undefined).map((k) => [k, value[k]]),
+  ) as unknown as Partial<T>;
 }
 
 const names = listCaptures().filter((name) => !name.includes('--push-'));
@@ -133,7 +141,8 @@ describe.each(names)('%s', (name) => {
         (reqCuts, resCuts) => {
           const again = decodeRequest(capture, splitAt(capture.request.body, reqCuts));
           expect(again).toEqual(req);
-          if (capture.response !== undefined) expect(decodeResponse(capture, req, splitAt(resBody, resCuts))).toEqual(res);
+          if (capture.response !== undefined)
+            expect(decodeResponse(capture, req, splitAt(resBody, resCuts))).toEqual(res);
         },
       ),
       { numRuns: 25 },

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `../shared` beside the project's root, wherever the clone lives (CI clones elsewhere). */
-export const CAPTURE_DIR = process.env.A2A_CAPTURE_DIR ?? fileURLToPath(new URL('../../../shared/a2a/captures/', import.meta.url));
+export const CAPTURE_DIR =
+  process.env.A2A_CAPTURE_DIR ?? fileURLToPath(new URL('../../../shared/a2a/captures/', import.meta.url));
 
 export interface CapturedMessageHead {
   /** Headers in recorded order and case. */
@@ -64,7 +65,9 @@ export function parseCapture(name: string, bytes: Uint8Array, reads?: Capture['r
   const requestEnd = firstIndex(text, [RESPONSE_MARK, NO_RESPONSE_MARK], labelEnd);
   if (requestEnd < 0) throw new Error(`${name}: no response section`);
   const request = parseRequest(name, text, bytes, labelEnd + 1, requestEnd);
-  const response = text.startsWith(RESPONSE_MARK, requestEnd) ? parseResponse(name, text, bytes, requestEnd) : undefined;
+  const response = text.startsWith(RESPONSE_MARK, requestEnd)
+    ? parseResponse(name, text, bytes, requestEnd)
+    : undefined;
   return { name, label, request, response, reads };
 }
 

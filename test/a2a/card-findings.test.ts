@@ -3,10 +3,17 @@ import { cardFindings, cardInterfaceUrls } from '../../src/a2a/card-findings.js'
 import { classifyHostname, classifyUrl } from '../../src/a2a/url-host.js';
 import { loadCapture } from './captures.js';
 
-const rules = (card: unknown, publicGateway: boolean) => cardFindings(card, { publicGateway }).map((f) => f.rule).sort();
+const rules = (card: unknown, publicGateway: boolean) =>
+  cardFindings(card, { publicGateway })
+    .map((f) => f.rule)
+    .sort();
 const card10 = (...urls: Array<[string, string?]>) => ({
   name: 'a',
-  supportedInterfaces: urls.map(([url, binding]) => ({ url, protocolBinding: binding ?? 'JSONRPC', protocolVersion: '1.0' })),
+  supportedInterfaces: urls.map(([url, binding]) => ({
+    url,
+    protocolBinding: binding ?? 'JSONRPC',
+    protocolVersion: '1.0',
+  })),
 });
 
 describe('host classes (field notes #6, §13.2)', () => {
@@ -45,7 +52,9 @@ describe('host classes (field notes #6, §13.2)', () => {
 
 describe('cardFindings', () => {
   it('reads 1.0, 0.3 and hybrid cards', () => {
-    expect(cardInterfaceUrls({ url: 'https://a/x', additionalInterfaces: [{ url: 'https://a/y', transport: 'HTTP+JSON' }] })).toEqual([
+    expect(
+      cardInterfaceUrls({ url: 'https://a/x', additionalInterfaces: [{ url: 'https://a/y', transport: 'HTTP+JSON' }] }),
+    ).toEqual([
       { url: 'https://a/x', binding: 'JSONRPC' },
       { url: 'https://a/y', binding: 'HTTP+JSON' },
     ]);
@@ -80,9 +89,13 @@ describe('cardFindings', () => {
       { rule: 'card.interface-loopback', count: 2, detail: 'http://127.0.0.1:18240/a2a/jsonrpc' },
       { rule: 'card.interface-plain-http', count: 2, detail: 'http://127.0.0.1:18240/a2a/jsonrpc' },
     ]);
-    const hybrid = JSON.parse(new TextDecoder().decode(loadCapture('v1compat--v03client-jsonrpc-card.http').response?.body));
+    const hybrid = JSON.parse(
+      new TextDecoder().decode(loadCapture('v1compat--v03client-jsonrpc-card.http').response?.body),
+    );
     const urls = cardInterfaceUrls(hybrid);
     expect(urls.length).toBeGreaterThan(2);
-    expect(cardFindings(hybrid, { publicGateway: false })).toEqual([{ rule: 'card.interface-loopback', count: urls.length, detail: urls[0]?.url }]);
+    expect(cardFindings(hybrid, { publicGateway: false })).toEqual([
+      { rule: 'card.interface-loopback', count: urls.length, detail: urls[0]?.url },
+    ]);
   });
 });

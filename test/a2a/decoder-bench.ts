@@ -34,7 +34,11 @@ function once(c: Capture, chunks: Uint8Array[]): void {
   req.push(c.request.body);
   const facts = req.end();
   if (c.response === undefined) return;
-  const res = createResponseDecoder(facts, { status: c.response.status, contentType: c.response.headers['content-type'] }, { maxBytes: 256 * 1024 });
+  const res = createResponseDecoder(
+    facts,
+    { status: c.response.status, contentType: c.response.headers['content-type'] },
+    { maxBytes: 256 * 1024 },
+  );
   for (const chunk of chunks) res.push(chunk);
   res.end({ aborted: c.response.aborted });
 }
@@ -83,7 +87,11 @@ const groups = new Map<string, Array<{ c: Capture; chunks: Uint8Array[] }>>();
 for (const name of listCaptures().filter((n) => !n.includes('--push-'))) {
   const c = loadCapture(name);
   const kind =
-    c.response === undefined ? 'request only' : c.response.headers['content-type']?.startsWith('text/event-stream') ? 'SSE stream' : 'unary';
+    c.response === undefined
+      ? 'request only'
+      : c.response.headers['content-type']?.startsWith('text/event-stream')
+        ? 'SSE stream'
+        : 'unary';
   groups.set(kind, [...(groups.get(kind) ?? []), { c, chunks: chunksOf(c) }]);
 }
 
@@ -105,7 +113,8 @@ for (const [kind, members] of groups) {
     bare.push(slice(floor, 60) / members.length);
   }
   const ratio = median(ours.map((us, i) => us / (bare[i] as number)));
-  const bytes = members.reduce((sum, { c }) => sum + c.request.body.length + (c.response?.body.length ?? 0), 0) / members.length;
+  const bytes =
+    members.reduce((sum, { c }) => sum + c.request.body.length + (c.response?.body.length ?? 0), 0) / members.length;
   console.log(
     `${kind.padEnd(14)} ${String(members.length).padStart(3)} captures, ${bytes.toFixed(0).padStart(5)} body bytes: ` +
       `decoders ${Math.min(...ours).toFixed(1)} µs per exchange, JSON.parse floor ${Math.min(...bare).toFixed(1)} µs (×${ratio.toFixed(2)})`,
@@ -129,7 +138,11 @@ function streamEvents(members: Array<{ c: Capture; chunks: Uint8Array[] }>): voi
   const bytes = prepared.reduce((sum, p) => sum + (p.c.response?.body.length ?? 0), 0);
   const decode = () => {
     for (const { c, chunks, facts } of prepared) {
-      const res = createResponseDecoder(facts, { status: 200, contentType: 'text/event-stream' }, { maxBytes: 256 * 1024 });
+      const res = createResponseDecoder(
+        facts,
+        { status: 200, contentType: 'text/event-stream' },
+        { maxBytes: 256 * 1024 },
+      );
       for (const chunk of chunks) res.push(chunk);
       res.end({ aborted: c.response?.aborted });
     }

@@ -39,7 +39,15 @@ describe('JSON-RPC method table (wire-ref §1, §6.2)', () => {
 
   it('knows exactly those 21 names and nothing else', () => {
     expect(knownJsonRpcMethods()).toHaveLength(21);
-    for (const unknown of ['sendMessage', 'tasks/list', 'NoSuchMethod', '', 'message/send ', 'constructor', '__proto__']) {
+    for (const unknown of [
+      'sendMessage',
+      'tasks/list',
+      'NoSuchMethod',
+      '',
+      'message/send ',
+      'constructor',
+      '__proto__',
+    ]) {
       expect(operationForJsonRpcMethod(unknown)).toBeUndefined();
     }
   });
@@ -69,12 +77,20 @@ describe('task states (wire-ref §2.2, §6.3, §6.4)', () => {
     expect(normaliseTaskState(wire)).toBe(state);
   });
 
-  it.each([['done'], [''], [9], [-1], [1.5], [null], [{}], ['TASK_STATE_'], ['x'.repeat(100)]])('%j is no state', (wire) => {
-    expect(normaliseTaskState(wire)).toBeUndefined();
-  });
+  it.each([['done'], [''], [9], [-1], [1.5], [null], [{}], ['TASK_STATE_'], ['x'.repeat(100)]])(
+    '%j is no state',
+    (wire) => {
+      expect(normaliseTaskState(wire)).toBeUndefined();
+    },
+  );
 
   it('classifies terminal and interrupted states, AUTH_REQUIRED per version', () => {
-    const terminal = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'] as const;
+    const terminal = [
+      'TASK_STATE_COMPLETED',
+      'TASK_STATE_FAILED',
+      'TASK_STATE_CANCELED',
+      'TASK_STATE_REJECTED',
+    ] as const;
     for (const s of terminal) expect([isTerminal(s), isInterrupted(s)]).toEqual([true, false]);
     for (const s of ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_UNSPECIFIED'] as const) {
       expect([isTerminal(s), isInterrupted(s)]).toEqual([false, false]);

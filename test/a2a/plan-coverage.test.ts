@@ -48,7 +48,11 @@ function decodeRecording(name: string): void {
   current = REQUEST_PLAN;
   const facts = req.end();
   if (c.response === undefined) return;
-  const res = createResponseDecoder(facts, { status: c.response.status, contentType: c.response.headers['content-type'] }, { maxBytes: 256 * 1024 });
+  const res = createResponseDecoder(
+    facts,
+    { status: c.response.status, contentType: c.response.headers['content-type'] },
+    { maxBytes: 256 * 1024 },
+  );
   // Stream events are always parsed whole, never scanned; their readers are the unary ones.
   current = UNARY_PLAN;
   res.push(c.response.body);
@@ -92,7 +96,9 @@ describe('decoders read only paths of their scan plan', () => {
       ['CutString', new CutString('')],
     ];
     for (const plan of [REQUEST_PLAN, UNARY_PLAN]) {
-      const keys = new Set([...plan.paths].flatMap((path) => (path === '' ? [] : path.split('.'))).filter((key) => key !== '*'));
+      const keys = new Set(
+        [...plan.paths].flatMap((path) => (path === '' ? [] : path.split('.'))).filter((key) => key !== '*'),
+      );
       for (const key of keys) {
         for (const [name, proto] of prototypes) expect(key in proto, `${key} in ${name}`).toBe(false);
       }

@@ -23,7 +23,11 @@ describe.each(Object.entries(EXPECTED))('%s', (name, want) => {
   it('is read as the expected payload', () => {
     const body = JSON.parse(new TextDecoder().decode(loadCapture(name).request.body));
     const payload = readPayload(body, '', 'rest');
-    expect({ kind: payload.kind, state: payload.state, shape: payload.shape }).toEqual({ state: undefined, shape: undefined, ...want });
+    expect({ kind: payload.kind, state: payload.state, shape: payload.shape }).toEqual({
+      state: undefined,
+      shape: undefined,
+      ...want,
+    });
     expect(payload.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(payload.ambiguous).toBe(false);
   });

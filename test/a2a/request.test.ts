@@ -10,7 +10,14 @@ function classify(head: Partial<RequestHead>, body?: unknown, maxBytes = 64 * 10
     { method: 'POST', path: '/a2a/jsonrpc', query: '', headers: {}, ...head },
     { maxBytes, restBasePaths: ['/a2a/rest'] },
   );
-  if (body !== undefined) decoder.push(typeof body === 'string' ? enc.encode(body) : body instanceof Uint8Array ? body : enc.encode(JSON.stringify(body)));
+  if (body !== undefined)
+    decoder.push(
+      typeof body === 'string'
+        ? enc.encode(body)
+        : body instanceof Uint8Array
+          ? body
+          : enc.encode(JSON.stringify(body)),
+    );
   return decoder.end();
 }
 
@@ -22,22 +29,42 @@ describe('JSON-RPC requests', () => {
     const v1 = classify({ headers: V1 }, rpc('GetTaskPushNotificationConfig', { taskId: 't1', id: 'c1' }));
     expect(v1).toMatchObject({ operation: 'GetTaskPushNotificationConfig', taskId: 't1', pushConfigId: 'c1' });
     const v03 = classify({}, rpc('tasks/pushNotificationConfig/get', { id: 't1', pushNotificationConfigId: 'c1' }));
-    expect(v03).toMatchObject({ operation: 'GetTaskPushNotificationConfig', version: '0.3', taskId: 't1', pushConfigId: 'c1' });
+    expect(v03).toMatchObject({
+      operation: 'GetTaskPushNotificationConfig',
+      version: '0.3',
+      taskId: 't1',
+      pushConfigId: 'c1',
+    });
     const list03 = classify({}, rpc('tasks/pushNotificationConfig/list', { id: 't2' }));
     expect(list03).toMatchObject({ taskId: 't2', pushConfigId: undefined });
   });
 
   it('reads the webhook URL of a push config and flags private targets (§13.2)', () => {
-    const create = classify({ headers: V1 }, rpc('CreateTaskPushNotificationConfig', { taskId: 't', url: 'http://169.254.169.254/x' }));
+    const create = classify(
+      { headers: V1 },
+      rpc('CreateTaskPushNotificationConfig', { taskId: 't', url: 'http://169.254.169.254/x' }),
+    );
     expect(create.pushUrl).toBe('http://169.254.169.254/x');
     expect(rules(create)).toEqual(['a2a.push-url-private']);
-    const set03 = classify({}, rpc('tasks/pushNotificationConfig/set', { taskId: 't', pushNotificationConfig: { url: 'https://hooks.example.com/a' } }));
+    const set03 = classify(
+      {},
+      rpc('tasks/pushNotificationConfig/set', {
+        taskId: 't',
+        pushNotificationConfig: { url: 'https://hooks.example.com/a' },
+      }),
+    );
     expect(set03).toMatchObject({ pushUrl: 'https://hooks.example.com/a', findings: [] });
   });
 
   it('derives blocking from returnImmediately (1.0) or blocking (0.3), defaulting to blocking (§3.2.2)', () => {
     const send = (version: Record<string, string>, configuration?: unknown) =>
-      classify({ headers: version }, rpc(version['a2a-version'] === '1.0' ? 'SendMessage' : 'message/send', { message: { messageId: 'm', parts: [] }, configuration })).blocking;
+      classify(
+        { headers: version },
+        rpc(version['a2a-version'] === '1.0' ? 'SendMessage' : 'message/send', {
+          message: { messageId: 'm', parts: [] },
+          configuration,
+        }),
+      ).blocking;
     expect(send(V1)).toBe(true);
     expect(send(V1, { returnImmediately: false })).toBe(true);
     expect(send(V1, { returnImmediately: true })).toBe(false);
@@ -51,9 +78,18 @@ describe('JSON-RPC requests', () => {
   });
 
   it('keeps string, number and null ids apart and spots notifications', () => {
-    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, 'a'))).toMatchObject({ jsonrpcId: 'a', jsonrpcIdPresent: true });
-    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, 0))).toMatchObject({ jsonrpcId: 0, jsonrpcIdPresent: true });
-    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, null))).toMatchObject({ jsonrpcId: null, jsonrpcIdPresent: true });
+    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, 'a'))).toMatchObject({
+      jsonrpcId: 'a',
+      jsonrpcIdPresent: true,
+    });
+    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, 0))).toMatchObject({
+      jsonrpcId: 0,
+      jsonrpcIdPresent: true,
+    });
+    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, null))).toMatchObject({
+      jsonrpcId: null,
+      jsonrpcIdPresent: true,
+    });
     const notification = classify({ headers: V1 }, { jsonrpc: '2.0', method: 'GetTask', params: { id: 't' } });
     expect(notification).toMatchObject({ jsonrpcId: undefined, jsonrpcIdPresent: false });
   });
@@ -61,7 +97,13 @@ describe('JSON-RPC requests', () => {
   it('reads tenant, contextId and historyLength where each operation keeps them', () => {
     const list = classify({ headers: V1 }, rpc('ListTasks', { tenant: 'acme', contextId: 'c9', historyLength: 4 }));
     expect(list).toMatchObject({ operation: 'ListTasks', tenant: 'acme', contextId: 'c9', historyLength: 4 });
-    const send = classify({ headers: V1 }, rpc('SendMessage', { message: { messageId: 'm1', taskId: 't1', contextId: 'c1' }, configuration: { historyLength: 2 } }));
+    const send = classify(
+      { headers: V1 },
+      rpc('SendMessage', {
+        message: { messageId: 'm1', taskId: 't1', contextId: 'c1' },
+        configuration: { historyLength: 2 },
+      }),
+    );
     expect(send).toMatchObject({ taskId: 't1', contextId: 'c1', messageId: 'm1', historyLength: 2 });
   });
 
@@ -79,31 +121,66 @@ describe('JSON-RPC requests', () => {
 
 describe('REST requests', () => {
   it('reads GET parameters from the query (§11.5)', () => {
-    const facts = classify({ method: 'GET', path: '/a2a/rest/acme/tasks', query: '?contextId=c%201&historyLength=3&A2A-Version=1.0' });
-    expect(facts).toMatchObject({ operation: 'ListTasks', version: '1.0', versionSignal: 'query', tenant: 'acme', contextId: 'c 1', historyLength: 3 });
+    const facts = classify({
+      method: 'GET',
+      path: '/a2a/rest/acme/tasks',
+      query: '?contextId=c%201&historyLength=3&A2A-Version=1.0',
+    });
+    expect(facts).toMatchObject({
+      operation: 'ListTasks',
+      version: '1.0',
+      versionSignal: 'query',
+      tenant: 'acme',
+      contextId: 'c 1',
+      historyLength: 3,
+    });
   });
 
   it('ignores a non-numeric historyLength', () => {
-    expect(classify({ method: 'GET', path: '/tasks/t', query: 'historyLength=lots', headers: V1 }).historyLength).toBeUndefined();
+    expect(
+      classify({ method: 'GET', path: '/tasks/t', query: 'historyLength=lots', headers: V1 }).historyLength,
+    ).toBeUndefined();
   });
 
   it('reads a 0.3 proto-JSON body (`request`, `content`, `pushNotification`)', () => {
     const facts = classify(
       { path: '/a2a/rest/v1/message:send' },
-      { request: { messageId: 'm', taskId: 't', role: 'ROLE_USER', content: [{ text: 'x' }] }, configuration: { blocking: false, pushNotification: { url: 'https://h.example/x' } } },
+      {
+        request: { messageId: 'm', taskId: 't', role: 'ROLE_USER', content: [{ text: 'x' }] },
+        configuration: { blocking: false, pushNotification: { url: 'https://h.example/x' } },
+      },
     );
-    expect(facts).toMatchObject({ version: '0.3', versionSignal: 'rest-path', messageId: 'm', taskId: 't', blocking: false, pushUrl: 'https://h.example/x' });
+    expect(facts).toMatchObject({
+      version: '0.3',
+      versionSignal: 'rest-path',
+      messageId: 'm',
+      taskId: 't',
+      blocking: false,
+      pushUrl: 'https://h.example/x',
+    });
   });
 
   it('treats an empty cancel body as fine', () => {
-    expect(classify({ path: '/tasks/t1:cancel', headers: V1 })).toMatchObject({ operation: 'CancelTask', body: 'empty', malformed: false, findings: [] });
+    expect(classify({ path: '/tasks/t1:cancel', headers: V1 })).toMatchObject({
+      operation: 'CancelTask',
+      body: 'empty',
+      malformed: false,
+      findings: [],
+    });
   });
 });
 
 describe('hostile request bodies', () => {
   it('a 100 MB message: ids at the start are found, memory stays bounded, the rest is partial', () => {
-    const decoder = createRequestDecoder({ method: 'POST', path: '/a2a/jsonrpc', query: '', headers: V1 }, { maxBytes: 256 * 1024 });
-    decoder.push(enc.encode('{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"big","taskId":"t1","role":"ROLE_USER","parts":[{"raw":"'));
+    const decoder = createRequestDecoder(
+      { method: 'POST', path: '/a2a/jsonrpc', query: '', headers: V1 },
+      { maxBytes: 256 * 1024 },
+    );
+    decoder.push(
+      enc.encode(
+        '{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"big","taskId":"t1","role":"ROLE_USER","parts":[{"raw":"',
+      ),
+    );
     const block = new Uint8Array(1 << 20).fill(0x41);
     let maxHeld = 0;
     for (let i = 0; i < 100; i++) {
@@ -113,7 +190,13 @@ describe('hostile request bodies', () => {
     decoder.push(enc.encode('"}]},"configuration":{"returnImmediately":true}},"id":5}'));
     const facts = decoder.end();
     expect(maxHeld).toBeLessThanOrEqual(PARSE_BUFFER_BYTES);
-    expect(facts).toMatchObject({ operation: 'SendMessage', messageId: 'big', taskId: 't1', partial: true, malformed: false });
+    expect(facts).toMatchObject({
+      operation: 'SendMessage',
+      messageId: 'big',
+      taskId: 't1',
+      partial: true,
+      malformed: false,
+    });
     expect(facts.bodyBytes).toBeGreaterThan(100 << 20);
     // Configuration and id come after the cap: unknown rather than guessed.
     expect(facts.blocking).toBeUndefined();
@@ -123,7 +206,13 @@ describe('hostile request bodies', () => {
 
   it('invalid JSON-RPC is operation unknown, reporting what came before the error', () => {
     const facts = classify({ headers: V1 }, '{"jsonrpc":"2.0","id":3,"method":"GetTask","params":{"id":"t9"');
-    expect(facts).toMatchObject({ binding: 'jsonrpc', operation: 'unknown', jsonrpcMethod: 'GetTask', jsonrpcId: 3, malformed: true });
+    expect(facts).toMatchObject({
+      binding: 'jsonrpc',
+      operation: 'unknown',
+      jsonrpcMethod: 'GetTask',
+      jsonrpcId: 3,
+      malformed: true,
+    });
     expect(rules(facts)).toEqual(['a2a.invalid-json']);
   });
 
@@ -134,14 +223,33 @@ describe('hostile request bodies', () => {
   });
 
   it('does not throw on non-UTF-8 bytes', () => {
-    const body = new Uint8Array([...enc.encode('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t'), 0xff, 0xfe, ...enc.encode('"}}')]);
-    expect(classify({ headers: V1 }, body)).toMatchObject({ operation: 'GetTask', taskId: 't\ufffd\ufffd', malformed: false });
+    const body = new Uint8Array([
+      ...enc.encode('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t'),
+      0xff,
+      0xfe,
+      ...enc.encode('"}}'),
+    ]);
+    expect(classify({ headers: V1 }, body)).toMatchObject({
+      operation: 'GetTask',
+      taskId: 't\ufffd\ufffd',
+      malformed: false,
+    });
   });
 
   it('survives deep nesting, small (JSON.parse) and big (scanner)', () => {
-    const deep = (n: number) => `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"metadata":${'['.repeat(n)}${']'.repeat(n)},"message":{"messageId":"m"}}}`;
-    expect(classify({ headers: V1 }, deep(5_000))).toMatchObject({ operation: 'SendMessage', messageId: 'm', malformed: false });
-    expect(classify({ headers: V1 }, deep(500_000), 4 << 20)).toMatchObject({ operation: 'SendMessage', messageId: 'm', malformed: false, partial: false });
+    const deep = (n: number) =>
+      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"metadata":${'['.repeat(n)}${']'.repeat(n)},"message":{"messageId":"m"}}}`;
+    expect(classify({ headers: V1 }, deep(5_000))).toMatchObject({
+      operation: 'SendMessage',
+      messageId: 'm',
+      malformed: false,
+    });
+    expect(classify({ headers: V1 }, deep(500_000), 4 << 20)).toMatchObject({
+      operation: 'SendMessage',
+      messageId: 'm',
+      malformed: false,
+      partial: false,
+    });
   });
 
   it('a JSON body that is no object is no JSON-RPC', () => {
@@ -166,9 +274,18 @@ describe('compressed bodies', () => {
     );
     decoder.push(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
     const facts = decoder.end();
-    expect(facts).toMatchObject({ operation: 'SendMessage', binding: 'rest', partial: true, malformed: false, bodyBytes: 6 });
+    expect(facts).toMatchObject({
+      operation: 'SendMessage',
+      binding: 'rest',
+      partial: true,
+      malformed: false,
+      bodyBytes: 6,
+    });
     expect(facts.findings).toEqual([{ rule: 'gateway.inspect-partial', count: 1, detail: 'request body is gzip' }]);
-    const identity = classify({ path: '/message:send', headers: { ...V1, 'content-encoding': 'identity' } }, { message: { messageId: 'm' } });
+    const identity = classify(
+      { path: '/message:send', headers: { ...V1, 'content-encoding': 'identity' } },
+      { message: { messageId: 'm' } },
+    );
     expect(identity).toMatchObject({ messageId: 'm', partial: false });
   });
 });

@@ -12,8 +12,16 @@ describe('REST routes matched by their tail (wire-ref §1 table, §6.2)', () => 
     ['POST', '/x/tasks/t1:subscribe', { operation: 'SubscribeToTask', taskId: 't1' }],
     ['POST', '/x/tasks/t1/pushNotificationConfigs', { operation: 'CreateTaskPushNotificationConfig', taskId: 't1' }],
     ['GET', '/x/tasks/t1/pushNotificationConfigs', { operation: 'ListTaskPushNotificationConfigs', taskId: 't1' }],
-    ['GET', '/x/tasks/t1/pushNotificationConfigs/c1', { operation: 'GetTaskPushNotificationConfig', taskId: 't1', configId: 'c1' }],
-    ['DELETE', '/x/tasks/t1/pushNotificationConfigs/c1', { operation: 'DeleteTaskPushNotificationConfig', configId: 'c1' }],
+    [
+      'GET',
+      '/x/tasks/t1/pushNotificationConfigs/c1',
+      { operation: 'GetTaskPushNotificationConfig', taskId: 't1', configId: 'c1' },
+    ],
+    [
+      'DELETE',
+      '/x/tasks/t1/pushNotificationConfigs/c1',
+      { operation: 'DeleteTaskPushNotificationConfig', configId: 'c1' },
+    ],
     ['GET', '/x/extendedAgentCard', { operation: 'GetExtendedAgentCard', legacyV1: false }],
     ['GET', '/a2a/rest/v1/card', { operation: 'GetExtendedAgentCard', legacyV1: true, prefix: '/a2a/rest' }],
     ['POST', '/a2a/rest/v1/message:send', { operation: 'SendMessage', legacyV1: true, prefix: '/a2a/rest' }],

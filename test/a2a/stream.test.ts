@@ -20,14 +20,20 @@ const RPC03: RequestContext = { ...RPC10, version: '0.3' };
 // 1.0 StreamResponse payloads (wire-ref §2.3)
 const task = (state: string, id = 't1') => ({ task: { id, contextId: 'c1', status: { state } } });
 const status = (state: string, id = 't1') => ({ statusUpdate: { taskId: id, contextId: 'c1', status: { state } } });
-const artifact = (id = 't1') => ({ artifactUpdate: { taskId: id, contextId: 'c1', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } } });
+const artifact = (id = 't1') => ({
+  artifactUpdate: { taskId: id, contextId: 'c1', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } },
+});
 const message = { message: { messageId: 'm', contextId: 'c1', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } };
 
 const rpcFrame = (result: unknown, id: unknown = 'r1') => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
 const restFrame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
 
 function stream(req: RequestContext, body: string, opts: { aborted?: boolean; maxBytes?: number } = {}): ResponseFacts {
-  const decoder = createResponseDecoder(req, { status: 200, contentType: 'text/event-stream' }, { maxBytes: opts.maxBytes ?? 64 * 1024 });
+  const decoder = createResponseDecoder(
+    req,
+    { status: 200, contentType: 'text/event-stream' },
+    { maxBytes: opts.maxBytes ?? 64 * 1024 },
+  );
   decoder.push(enc.encode(body));
   return decoder.end({ aborted: opts.aborted });
 }
@@ -36,9 +42,20 @@ const rules = (facts: ResponseFacts) => facts.findings.map((f) => f.rule).sort()
 
 describe('stream order (§3.1.2, wire-ref §5.3)', () => {
   it('a well-formed task stream has no findings and closes at its terminal state', () => {
-    const facts = stream(RPC10, [task('TASK_STATE_SUBMITTED'), status('TASK_STATE_WORKING'), artifact(), status('TASK_STATE_COMPLETED')].map((p) => rpcFrame(p)).join(''));
+    const facts = stream(
+      RPC10,
+      [task('TASK_STATE_SUBMITTED'), status('TASK_STATE_WORKING'), artifact(), status('TASK_STATE_COMPLETED')]
+        .map((p) => rpcFrame(p))
+        .join(''),
+    );
     expect(facts.findings).toEqual([]);
-    expect(facts.stream).toMatchObject({ tag: 'task', eventCount: 4, closure: 'terminal', finalState: 'TASK_STATE_COMPLETED', taskId: 't1' });
+    expect(facts.stream).toMatchObject({
+      tag: 'task',
+      eventCount: 4,
+      closure: 'terminal',
+      finalState: 'TASK_STATE_COMPLETED',
+      taskId: 't1',
+    });
   });
 
   it('flags a first event that is neither task nor message', () => {
@@ -54,26 +71,50 @@ describe('stream order (§3.1.2, wire-ref §5.3)', () => {
   });
 
   it('flags a message after a task', () => {
-    const facts = stream(RPC10, rpcFrame(task('TASK_STATE_WORKING')) + rpcFrame(message) + rpcFrame(status('TASK_STATE_COMPLETED')));
+    const facts = stream(
+      RPC10,
+      rpcFrame(task('TASK_STATE_WORKING')) + rpcFrame(message) + rpcFrame(status('TASK_STATE_COMPLETED')),
+    );
     expect(rules(facts)).toEqual(['a2a.stream-message-after-task']);
   });
 
   it('flags events after a terminal state, but not a final task snapshot in that state (§11.7)', () => {
-    const after = stream(RPC10, [task('TASK_STATE_WORKING'), status('TASK_STATE_FAILED'), artifact(), status('TASK_STATE_WORKING')].map((p) => rpcFrame(p)).join(''));
-    expect(after.findings).toEqual([{ rule: 'a2a.stream-event-after-terminal', count: 2, detail: 'artifactUpdate after TASK_STATE_FAILED' }]);
-    const snapshot = stream(RPC10, [task('TASK_STATE_WORKING'), status('TASK_STATE_COMPLETED'), task('TASK_STATE_COMPLETED')].map((p) => rpcFrame(p)).join(''));
+    const after = stream(
+      RPC10,
+      [task('TASK_STATE_WORKING'), status('TASK_STATE_FAILED'), artifact(), status('TASK_STATE_WORKING')]
+        .map((p) => rpcFrame(p))
+        .join(''),
+    );
+    expect(after.findings).toEqual([
+      { rule: 'a2a.stream-event-after-terminal', count: 2, detail: 'artifactUpdate after TASK_STATE_FAILED' },
+    ]);
+    const snapshot = stream(
+      RPC10,
+      [task('TASK_STATE_WORKING'), status('TASK_STATE_COMPLETED'), task('TASK_STATE_COMPLETED')]
+        .map((p) => rpcFrame(p))
+        .join(''),
+    );
     expect(snapshot.findings).toEqual([]);
   });
 
   it('flags events for another task', () => {
-    const facts = stream(RPC10, rpcFrame(task('TASK_STATE_WORKING')) + rpcFrame(artifact('t2')) + rpcFrame(status('TASK_STATE_COMPLETED')));
+    const facts = stream(
+      RPC10,
+      rpcFrame(task('TASK_STATE_WORKING')) + rpcFrame(artifact('t2')) + rpcFrame(status('TASK_STATE_COMPLETED')),
+    );
     expect(rules(facts)).toEqual(['a2a.task-id-mismatch']);
-    const subscribe = stream({ ...RPC10, operation: 'SubscribeToTask', taskId: 'asked' }, rpcFrame(task('TASK_STATE_WORKING')));
+    const subscribe = stream(
+      { ...RPC10, operation: 'SubscribeToTask', taskId: 'asked' },
+      rpcFrame(task('TASK_STATE_WORKING')),
+    );
     expect(rules(subscribe)).toContain('a2a.task-id-mismatch');
   });
 
   it('flags event ids that do not echo the request id (§9.4.2)', () => {
-    const facts = stream(RPC10, rpcFrame(task('TASK_STATE_WORKING')) + rpcFrame(status('TASK_STATE_COMPLETED'), 'other'));
+    const facts = stream(
+      RPC10,
+      rpcFrame(task('TASK_STATE_WORKING')) + rpcFrame(status('TASK_STATE_COMPLETED'), 'other'),
+    );
     expect(rules(facts)).toEqual(['a2a.jsonrpc-id-mismatch']);
   });
 
@@ -86,13 +127,25 @@ describe('stream order (§3.1.2, wire-ref §5.3)', () => {
 
 describe('0.3 streams (wire-ref §6.3, §6.6)', () => {
   const kindTask = { kind: 'task', id: 't1', contextId: 'c1', status: { state: 'submitted' } };
-  const kindStatus = (state: string, final: boolean) => ({ kind: 'status-update', taskId: 't1', contextId: 'c1', status: { state }, final });
+  const kindStatus = (state: string, final: boolean) => ({
+    kind: 'status-update',
+    taskId: 't1',
+    contextId: 'c1',
+    status: { state },
+    final,
+  });
 
   it('honours final: true and flags events after it', () => {
-    const ok = stream(RPC03, rpcFrame(kindTask) + rpcFrame(kindStatus('working', false)) + rpcFrame(kindStatus('completed', true)));
+    const ok = stream(
+      RPC03,
+      rpcFrame(kindTask) + rpcFrame(kindStatus('working', false)) + rpcFrame(kindStatus('completed', true)),
+    );
     expect(ok.findings).toEqual([]);
     expect(ok.stream).toMatchObject({ finalFlag: true, closure: 'terminal' });
-    const late = stream(RPC03, rpcFrame(kindTask) + rpcFrame(kindStatus('working', true)) + rpcFrame(kindStatus('working', false)));
+    const late = stream(
+      RPC03,
+      rpcFrame(kindTask) + rpcFrame(kindStatus('working', true)) + rpcFrame(kindStatus('working', false)),
+    );
     expect(rules(late)).toEqual(['a2a.stream-event-after-terminal']);
   });
 
@@ -114,7 +167,10 @@ describe('stream endings', () => {
   });
 
   it('reports a stream cut in the middle of an event', () => {
-    const facts = stream(RPC10, rpcFrame(task('TASK_STATE_WORKING')) + 'data: {"jsonrpc":"2.0","id":"r1","result":{"statusUp');
+    const facts = stream(
+      RPC10,
+      rpcFrame(task('TASK_STATE_WORKING')) + 'data: {"jsonrpc":"2.0","id":"r1","result":{"statusUp',
+    );
     expect(facts.stream).toMatchObject({ cutMidEvent: true, eventCount: 1, closure: 'open' });
     expect(rules(facts)).toEqual(['a2a.stream-cut-mid-event', 'a2a.stream-ended-active']);
   });
@@ -126,9 +182,21 @@ describe('stream endings', () => {
 
 describe('errors and keepalives in streams (wire-ref §1.1, §1.2, §7.1 #7)', () => {
   it('counts JSON-RPC error events, REST error events and `event: error`', () => {
-    const rpcErr = stream(RPC10, rpcFrame(task('TASK_STATE_WORKING')) + `data: ${JSON.stringify({ jsonrpc: '2.0', id: 'r1', error: { code: -32603, message: 'boom' } })}\n\n`);
-    expect(rpcErr.stream).toMatchObject({ closure: 'error', events: { task: 1, error: 1 }, error: { code: -32603, message: 'boom' } });
-    const restErr = stream(REST10, restFrame(task('TASK_STATE_WORKING')) + restFrame({ error: { code: 500, status: 'INTERNAL', message: 'x', details: [{ reason: 'INTERNAL' }] } }));
+    const rpcErr = stream(
+      RPC10,
+      rpcFrame(task('TASK_STATE_WORKING')) +
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: 'r1', error: { code: -32603, message: 'boom' } })}\n\n`,
+    );
+    expect(rpcErr.stream).toMatchObject({
+      closure: 'error',
+      events: { task: 1, error: 1 },
+      error: { code: -32603, message: 'boom' },
+    });
+    const restErr = stream(
+      REST10,
+      restFrame(task('TASK_STATE_WORKING')) +
+        restFrame({ error: { code: 500, status: 'INTERNAL', message: 'x', details: [{ reason: 'INTERNAL' }] } }),
+    );
     expect(restErr.stream?.error).toMatchObject({ status: 'INTERNAL', reason: 'INTERNAL' });
     const typed = stream(REST10, restFrame(task('TASK_STATE_WORKING')) + 'event: error\ndata: {"detail":"gone"}\n\n');
     expect(typed.stream?.events.error).toBe(1);
@@ -136,13 +204,22 @@ describe('errors and keepalives in streams (wire-ref §1.1, §1.2, §7.1 #7)', (
   });
 
   it('counts keepalive comments and ignores them otherwise', () => {
-    const facts = stream(REST10, ': ping\n\n' + restFrame(task('TASK_STATE_WORKING')) + ': ping\n\n: ping\n\n' + restFrame(status('TASK_STATE_COMPLETED')));
+    const facts = stream(
+      REST10,
+      ': ping\n\n' +
+        restFrame(task('TASK_STATE_WORKING')) +
+        ': ping\n\n: ping\n\n' +
+        restFrame(status('TASK_STATE_COMPLETED')),
+    );
     expect(facts.stream).toMatchObject({ keepalives: 3, eventCount: 2, closure: 'terminal' });
     expect(facts.findings).toEqual([]);
   });
 
   it('an event that is not JSON is counted as other with a finding', () => {
-    const facts = stream(REST10, restFrame(task('TASK_STATE_WORKING')) + 'data: not json\n\n' + restFrame(status('TASK_STATE_COMPLETED')));
+    const facts = stream(
+      REST10,
+      restFrame(task('TASK_STATE_WORKING')) + 'data: not json\n\n' + restFrame(status('TASK_STATE_COMPLETED')),
+    );
     expect(facts.stream?.events.other).toBe(1);
     expect(facts.malformed).toBe(true);
     expect(rules(facts)).toContain('a2a.invalid-json');
@@ -151,8 +228,16 @@ describe('errors and keepalives in streams (wire-ref §1.1, §1.2, §7.1 #7)', (
 
 describe('bounded memory on huge streams', () => {
   it('skips an event bigger than the cap with partial, and still follows the stream', () => {
-    const decoder = createResponseDecoder(REST10, { status: 200, contentType: 'text/event-stream' }, { maxBytes: 64 * 1024 });
-    decoder.push(enc.encode(restFrame(task('TASK_STATE_WORKING')) + 'data: {"artifactUpdate":{"taskId":"t1","artifact":{"parts":[{"raw":"'));
+    const decoder = createResponseDecoder(
+      REST10,
+      { status: 200, contentType: 'text/event-stream' },
+      { maxBytes: 64 * 1024 },
+    );
+    decoder.push(
+      enc.encode(
+        restFrame(task('TASK_STATE_WORKING')) + 'data: {"artifactUpdate":{"taskId":"t1","artifact":{"parts":[{"raw":"',
+      ),
+    );
     const block = new Uint8Array(1 << 20).fill(0x43);
     let maxHeld = 0;
     for (let i = 0; i < 100; i++) {
@@ -169,7 +254,11 @@ describe('bounded memory on huge streams', () => {
 
   it('measures the time to the first event with the given clock', () => {
     let now = 1000;
-    const decoder = createResponseDecoder(RPC10, { status: 200, contentType: 'text/event-stream' }, { maxBytes: 1024, clock: () => now });
+    const decoder = createResponseDecoder(
+      RPC10,
+      { status: 200, contentType: 'text/event-stream' },
+      { maxBytes: 1024, clock: () => now },
+    );
     now = 1005;
     decoder.push(enc.encode(': ping\n\n'));
     now = 1042;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { FindingSink } from '../../src/a2a/findings.js';
 import { decideVersion, parseVersion, type VersionEvidence } from '../../src/a2a/version.js';
 
-const none: VersionEvidence = { header: undefined, query: undefined, method: undefined, restPath: undefined, payload: undefined };
+const none: VersionEvidence = {
+  header: undefined,
+  query: undefined,
+  method: undefined,
+  restPath: undefined,
+  payload: undefined,
+};
 
 function decide(evidence: Partial<VersionEvidence>) {
   const findings = new FindingSink();
@@ -34,14 +40,21 @@ describe('deciding the version (wire-ref §1.4, §6.1)', () => {
   });
 
   it('falls back to method name, REST path, payload, then 0.3', () => {
-    expect(decide({ method: '0.3', restPath: '1.0', payload: '1.0' })).toMatchObject({ version: '0.3', signal: 'jsonrpc-method' });
+    expect(decide({ method: '0.3', restPath: '1.0', payload: '1.0' })).toMatchObject({
+      version: '0.3',
+      signal: 'jsonrpc-method',
+    });
     expect(decide({ restPath: '0.3', payload: '1.0' })).toMatchObject({ version: '0.3', signal: 'rest-path' });
     expect(decide({ payload: '0.3' })).toMatchObject({ version: '0.3', signal: 'payload', rules: [] });
     expect(decide({})).toEqual({ version: '0.3', signal: 'default', rules: [] });
   });
 
   it('flags a 1.0 request without header, since servers must read it as 0.3 (§3.6.1)', () => {
-    expect(decide({ method: '1.0' })).toEqual({ version: '1.0', signal: 'jsonrpc-method', rules: ['a2a.version-header-missing'] });
+    expect(decide({ method: '1.0' })).toEqual({
+      version: '1.0',
+      signal: 'jsonrpc-method',
+      rules: ['a2a.version-header-missing'],
+    });
   });
 
   it('flags patch numbers, unknown versions and disagreeing signals', () => {

@@ -24,7 +24,11 @@ describe('a2a-gateway CLI', () => {
   });
 
   it('check-config accepts the shipped demo config', () => {
-    const run = spawnSync(process.execPath, [CLI, 'check-config', fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url))], { encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [CLI, 'check-config', fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url))],
+      { encoding: 'utf8' },
+    );
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/valid \(3 agents/);
   });
@@ -71,10 +75,22 @@ describe('a2a-gateway CLI', () => {
     const [peer, receiver] = await Promise.all([startPeerV1(), startOtlpReceiver()]);
     const config = file('traced.yaml', `listen: { host: 127.0.0.1, port: 0 }\nagents:\n  a:\n    url: ${peer.url}\n`);
     // A long batch delay: the spans can only arrive through the flush at shutdown.
-    const { child, url } = await startCli(['--config', config], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '600000' });
+    const { child, url } = await startCli(['--config', config], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+    });
     try {
-      const body = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'cli-trace-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } } };
-      const res = await request(`${url}/agents/a/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(body) });
+      const body = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'cli-trace-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
+      };
+      const res = await request(`${url}/agents/a/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify(body),
+      });
       expect(res.statusCode).toBe(200);
       await res.body.dump();
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -96,7 +112,10 @@ describe('a2a-gateway CLI', () => {
 });
 
 /** Starts the built CLI and waits for its "listening" log line. */
-async function startCli(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+async function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

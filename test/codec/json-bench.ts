@@ -35,9 +35,7 @@ function taskBody(extraBytes: number): Uint8Array {
     id: '5e44058f-6b91-41b0-9193-0d07b839bd09',
     contextId: '0430e6e1-be99-4981-b467-a7ac1126f4e5',
     status: { state: 'TASK_STATE_COMPLETED', message: message(0), timestamp: '2026-11-29T23:06:35.218Z' },
-    artifacts: [
-      { artifactId: 'a1', parts: [{ raw: 'A'.repeat(extraBytes), mediaType: 'application/octet-stream' }] },
-    ],
+    artifacts: [{ artifactId: 'a1', parts: [{ raw: 'A'.repeat(extraBytes), mediaType: 'application/octet-stream' }] }],
     history: [message(1), message(2), message(3)],
   };
   return new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { task } }));

@@ -14,7 +14,6 @@ function scan(paths: string[], chunks: Uint8Array[], maxScanBytes = Infinity) {
   return scanner.end();
 }
 
-
 function snapshot(fields: JsonFields, paths: string[]): Record<string, unknown> {
   return Object.fromEntries(paths.map((p) => [p, fields.get(p)]));
 }
@@ -104,7 +103,13 @@ describe('JSON scanner agrees with JSON.parse + path walk', () => {
           return star < 0 || (star === segments.length - 2 && segments[star + 1] !== '*');
         };
         const wanted = withContainers(pathsOf(JSON.parse(text)).filter(readerShaped));
-        const { fields } = scan(wanted, splitAt(body, rawCuts.map((c) => c % (body.length + 1))));
+        const { fields } = scan(
+          wanted,
+          splitAt(
+            body,
+            rawCuts.map((c) => c % (body.length + 1)),
+          ),
+        );
         const skeleton = fields.toValue();
         const parsed: unknown = JSON.parse(text);
         for (const path of wanted) {
@@ -180,7 +185,14 @@ describe('JSON scanner on hostile input', () => {
   });
 
   it('does not throw on non-UTF-8 bytes and still finds the ids', () => {
-    const body = new Uint8Array([...enc.encode('{"id":"t'), 0xff, 0xc3, ...enc.encode('","kind":"task","x":"'), 0x80, ...enc.encode('"}')]);
+    const body = new Uint8Array([
+      ...enc.encode('{"id":"t'),
+      0xff,
+      0xc3,
+      ...enc.encode('","kind":"task","x":"'),
+      0x80,
+      ...enc.encode('"}'),
+    ]);
     const { status, fields } = scan(['id', 'kind'], [body]);
     expect(status).toBe('complete');
     expect(fields.get('id')).toEqual({ type: 'string', value: 't\ufffd\ufffd' });
@@ -202,7 +214,10 @@ describe('JSON body reader', () => {
   }
 
   it('parses a small body whole, scans a big one, and both agree', () => {
-    const task = { id: 't1', history: Array.from({ length: 40 }, (_, i) => ({ messageId: `m${i}`, parts: [{ text: 'x'.repeat(500) }] })) };
+    const task = {
+      id: 't1',
+      history: Array.from({ length: 40 }, (_, i) => ({ messageId: `m${i}`, parts: [{ text: 'x'.repeat(500) }] })),
+    };
     const body = enc.encode(JSON.stringify({ jsonrpc: '2.0', id: 3, result: { task } }));
     expect(body.length).toBeGreaterThan(PARSE_BUFFER_BYTES);
     const scanned = read(body, 1 << 20);

@@ -12,7 +12,6 @@ function decode(chunks: Uint8Array[], maxEventBytes = 1024): { events: SseEvent[
   return { events, stats: decoder.end() };
 }
 
-
 type Expected = { events: Array<Partial<SseEvent>>; stats?: Partial<SseStats> };
 
 /** Inputs with the events a W3C-conforming client must see (HTML "server-sent events" §9.2.6). */
@@ -71,7 +70,10 @@ const CASES: Array<{ name: string; input: string | Uint8Array; expected: Expecte
   {
     name: 'stream cut mid-event reports an unterminated event',
     input: 'data: x\n\ndata: {"cut":',
-    expected: { events: [{ data: 'x' }, { data: '{"cut":', unterminated: true }], stats: { events: 1, unterminated: true } },
+    expected: {
+      events: [{ data: 'x' }, { data: '{"cut":', unterminated: true }],
+      stats: { events: 1, unterminated: true },
+    },
   },
   {
     name: 'stream ends after a data line but before the blank line',
@@ -121,11 +123,20 @@ describe('SSE decoder', () => {
     });
 
     it(`${c.name}: byte by byte and random chunkings`, () => {
-      check(decode(Array.from(bytes, (b) => Uint8Array.of(b)), c.maxEventBytes), c.expected);
+      check(
+        decode(
+          Array.from(bytes, (b) => Uint8Array.of(b)),
+          c.maxEventBytes,
+        ),
+        c.expected,
+      );
       fc.assert(
-        fc.property(fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, bytes.length - 1) }), { maxLength: 12 }), (cuts) => {
-          check(decode(splitAt(bytes, cuts), c.maxEventBytes), c.expected);
-        }),
+        fc.property(
+          fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, bytes.length - 1) }), { maxLength: 12 }),
+          (cuts) => {
+            check(decode(splitAt(bytes, cuts), c.maxEventBytes), c.expected);
+          },
+        ),
         { numRuns: 60 },
       );
     });

@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { Utf8Stream } from '../../src/codec/utf8-stream.js';
 import { splitAt } from '../support/chunks.js';
 
-
 /** What it must equal: TextDecoder in stream mode. */
 function reference(chunks: Uint8Array[]): string {
   const decoder = new TextDecoder();
@@ -18,7 +17,29 @@ function ours(chunks: Uint8Array[]): string {
 /** Bytes near UTF-8's edges: BOM, lead bytes of every length, invalid leads, continuation bounds. */
 const edgeByte = fc.oneof(
   fc.integer({ min: 0, max: 255 }),
-  fc.constantFrom(0x0a, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbb, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff),
+  fc.constantFrom(
+    0x0a,
+    0x41,
+    0x7f,
+    0x80,
+    0x8f,
+    0x90,
+    0x9f,
+    0xa0,
+    0xbb,
+    0xbf,
+    0xc0,
+    0xc1,
+    0xc2,
+    0xdf,
+    0xe0,
+    0xed,
+    0xef,
+    0xf0,
+    0xf4,
+    0xf5,
+    0xff,
+  ),
 );
 
 describe('Utf8Stream decodes as TextDecoder in stream mode', () => {

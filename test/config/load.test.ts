@@ -26,7 +26,11 @@ describe('config', () => {
   });
 
   it('substitutes ${ENV} in values, with $${X} as a literal', () => {
-    const config = parseConfig('agents:\n  a:\n    url: http://h:1\n    headers: { Authorization: "Bearer ${TOKEN}", X-Lit: "$${TOKEN}" }\n', 'gw.yaml', { TOKEN: 's3cret' });
+    const config = parseConfig(
+      'agents:\n  a:\n    url: http://h:1\n    headers: { Authorization: "Bearer ${TOKEN}", X-Lit: "$${TOKEN}" }\n',
+      'gw.yaml',
+      { TOKEN: 's3cret' },
+    );
     expect(config.agents['a']!.headers).toEqual({ Authorization: 'Bearer s3cret', 'X-Lit': '${TOKEN}' });
   });
 
@@ -37,7 +41,9 @@ describe('config', () => {
   });
 
   it('reports every problem with its key path', () => {
-    const found = problems('listen: { port: 70000 }\nagents:\n  a:\n    url: ftp://x\n    timeouts: { connect: soon }\n    colour: red\n');
+    const found = problems(
+      'listen: { port: 70000 }\nagents:\n  a:\n    url: ftp://x\n    timeouts: { connect: soon }\n    colour: red\n',
+    );
     expect(found).toContain('agents.a.url: must be an absolute http:// or https:// URL');
     expect(found.some((p) => p.startsWith('listen.port:'))).toBe(true);
     expect(found.some((p) => p.startsWith('agents.a.timeouts.connect: "soon" is not a duration'))).toBe(true);
@@ -45,12 +51,26 @@ describe('config', () => {
   });
 
   it('rejects an agent name that is not one path segment', () => {
-    expect(problems('agents:\n  "a/b":\n    url: http://h:1\n')).toEqual([expect.stringMatching(/^agents\.a\/b: an agent name is one URL path segment/)]);
+    expect(problems('agents:\n  "a/b":\n    url: http://h:1\n')).toEqual([
+      expect.stringMatching(/^agents\.a\/b: an agent name is one URL path segment/),
+    ]);
   });
 
   it('rejects an empty fleet and YAML syntax errors', () => {
     expect(problems('agents: {}\n')).toEqual(['agents: at least one agent is required']);
     expect(problems('agents: [\n')[0]).toMatch(/^YAML syntax/);
+  });
+
+  it('accepts the timeout rescue under its old key upgradeBlocking, but not both keys at once', () => {
+    const config = parseConfig(
+      'agents:\n  a:\n    url: http://h:1\n    upgradeBlocking: { enabled: true, margin: 2s }\n',
+      'gw.yaml',
+      {},
+    );
+    expect(config.agents['a']!.timeoutRescue).toMatchObject({ enabled: true, margin: 2000, clientTimeout: 30_000 });
+    expect(problems('agents:\n  a:\n    url: http://h:1\n    upgradeBlocking: {}\n    timeoutRescue: {}\n')).toEqual([
+      'agents.a.upgradeBlocking: renamed to `timeoutRescue`; give only `timeoutRescue`',
+    ]);
   });
 
   it('parses durations', () => {

@@ -22,7 +22,10 @@ describe('Dockerfile', () => {
   });
 
   it('runs npm scripts that exist', () => {
-    const runLines = dockerfile.split('\n').filter((l) => l.startsWith('RUN ')).join('\n');
+    const runLines = dockerfile
+      .split('\n')
+      .filter((l) => l.startsWith('RUN '))
+      .join('\n');
     const scripts = [...runLines.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!);
     expect(scripts).toContain('build');
     for (const s of scripts) expect(pkg.scripts[s], s).toBeDefined();
@@ -38,7 +41,11 @@ describe('Dockerfile', () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-gw-image-'));
     for (const f of ['package.json', 'package-lock.json']) cpSync(join(ROOT, f), join(dir, f));
     cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+    const install = spawnSync(
+      'npm',
+      ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+      { cwd: dir, encoding: 'utf8', timeout: 180_000 },
+    );
     expect(install.status, install.stderr).toBe(0);
     expect(existsSync(join(dir, 'node_modules', 'vitest'))).toBe(false);
     writeFileSync(join(dir, 'gw.yaml'), 'agents:\n  a:\n    url: http://127.0.0.1:9101\n');

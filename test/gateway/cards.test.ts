@@ -16,14 +16,22 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function setup(peer: Peer, extra: Record<string, unknown> = {}, agentExtra: Record<string, unknown> = {}): Promise<RunningGateway> {
+async function setup(
+  peer: Peer,
+  extra: Record<string, unknown> = {},
+  agentExtra: Record<string, unknown> = {},
+): Promise<RunningGateway> {
   cleanups.push(() => peer.close());
   const gateway = await startTestGateway({ agent: { url: peer.url, ...agentExtra } }, extra);
   cleanups.push(() => gateway.close());
   return gateway;
 }
 
-async function getCard(gateway: RunningGateway, headers: Record<string, string> = {}, path = '/.well-known/agent-card.json') {
+async function getCard(
+  gateway: RunningGateway,
+  headers: Record<string, string> = {},
+  path = '/.well-known/agent-card.json',
+) {
   const res = await request(`${gateway.url}/agents/agent${path}`, { headers });
   const text = await res.body.text();
   return { res, text, card: res.statusCode === 200 ? (JSON.parse(text) as Record<string, any>) : undefined };
@@ -42,7 +50,11 @@ describe('1.0 card', () => {
       `${gateway.url}/agents/agent/a2a/rest`,
     ]);
     // Only the URLs change.
-    expect({ ...card, supportedInterfaces: undefined, signatures: undefined }).toEqual({ ...directCard, supportedInterfaces: undefined, signatures: undefined });
+    expect({ ...card, supportedInterfaces: undefined, signatures: undefined }).toEqual({
+      ...directCard,
+      supportedInterfaces: undefined,
+      signatures: undefined,
+    });
     expect(res.headers['etag']).toBeDefined();
     expect(res.headers['etag']).not.toBe(direct.headers['etag']);
     expect(res.headers['cache-control']).toBe(direct.headers['cache-control']);
@@ -53,7 +65,9 @@ describe('1.0 card', () => {
     const gateway = await setup(await startPeerV1());
     const first = await getCard(gateway, { 'a2a-version': '1.0' });
     const etag = String(first.res.headers['etag']);
-    const again = await request(`${gateway.url}/agents/agent/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0', 'if-none-match': etag } });
+    const again = await request(`${gateway.url}/agents/agent/.well-known/agent-card.json`, {
+      headers: { 'a2a-version': '1.0', 'if-none-match': etag },
+    });
     await again.body.dump();
     expect(again.statusCode).toBe(304);
     expect(again.headers['etag']).toBe(etag);
@@ -85,8 +99,12 @@ describe('0.3 and hybrid cards', () => {
     const { res, card } = await getCard(gateway); // a 0.3 client sends no A2A-Version
     expect(res.headers['vary']).toMatch(/A2A-Version/i);
     expect(card!.url).toBe(`${gateway.url}/agents/agent/a2a/jsonrpc`);
-    expect(card!.additionalInterfaces.every((i: { url: string }) => i.url.startsWith(`${gateway.url}/agents/agent/`))).toBe(true);
-    expect(card!.supportedInterfaces.every((i: { url: string }) => i.url.startsWith(`${gateway.url}/agents/agent/`))).toBe(true);
+    expect(
+      card!.additionalInterfaces.every((i: { url: string }) => i.url.startsWith(`${gateway.url}/agents/agent/`)),
+    ).toBe(true);
+    expect(
+      card!.supportedInterfaces.every((i: { url: string }) => i.url.startsWith(`${gateway.url}/agents/agent/`)),
+    ).toBe(true);
     // And the 1.0 client gets the 1.0 card, not the cached hybrid one.
     const v1 = await getCard(gateway, { 'a2a-version': '1.0' });
     expect(v1.card!.url).toBeUndefined();
@@ -96,7 +114,8 @@ describe('0.3 and hybrid cards', () => {
     const gateway = await setup(await startPeerV03());
     const { card } = await getCard(gateway);
     expect(card!.url).toMatch(new RegExp(`^${gateway.url}/agents/agent/`));
-    for (const i of card!.additionalInterfaces ?? []) expect(i.url).toMatch(new RegExp(`^${gateway.url}/agents/agent/`));
+    for (const i of card!.additionalInterfaces ?? [])
+      expect(i.url).toMatch(new RegExp(`^${gateway.url}/agents/agent/`));
   });
 });
 
@@ -121,18 +140,29 @@ describe('agents under a path prefix', () => {
 describe('public URL', () => {
   it('uses X-Forwarded-Proto/-Host from a trusted proxy', async () => {
     const gateway = await setup(await startPeerV1(), { trustedProxies: ['127.0.0.1'] });
-    const { card } = await getCard(gateway, { 'a2a-version': '1.0', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'agents.example.com' });
+    const { card } = await getCard(gateway, {
+      'a2a-version': '1.0',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'agents.example.com',
+    });
     expect(card!.supportedInterfaces[0].url).toBe('https://agents.example.com/agents/agent/a2a/jsonrpc');
   });
 
   it('ignores X-Forwarded-* from an untrusted peer and uses Host', async () => {
     const gateway = await setup(await startPeerV1());
-    const { card } = await getCard(gateway, { 'a2a-version': '1.0', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example.com' });
+    const { card } = await getCard(gateway, {
+      'a2a-version': '1.0',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'evil.example.com',
+    });
     expect(card!.supportedInterfaces[0].url).toBe(`${gateway.url}/agents/agent/a2a/jsonrpc`);
   });
 
   it('prefers the configured publicUrl', async () => {
-    const gateway = await setup(await startPeerV1(), { publicUrl: 'https://gw.example.com/a2a/', trustedProxies: ['127.0.0.1'] });
+    const gateway = await setup(await startPeerV1(), {
+      publicUrl: 'https://gw.example.com/a2a/',
+      trustedProxies: ['127.0.0.1'],
+    });
     const { card } = await getCard(gateway, { 'a2a-version': '1.0', 'x-forwarded-host': 'other.example.com' });
     expect(card!.supportedInterfaces[0].url).toBe('https://gw.example.com/a2a/agents/agent/a2a/jsonrpc');
   });
@@ -156,7 +186,9 @@ describe('extended card', () => {
 
   it('rewrites the REST /extendedAgentCard body', async () => {
     const gateway = await setup(await startPeerV1({ extendedCard: true }));
-    const res = await request(`${gateway.url}/agents/agent/a2a/rest/extendedAgentCard`, { headers: { 'a2a-version': '1.0' } });
+    const res = await request(`${gateway.url}/agents/agent/a2a/rest/extendedAgentCard`, {
+      headers: { 'a2a-version': '1.0' },
+    });
     const card = (await res.body.json()) as Record<string, any>;
     expect(res.statusCode).toBe(200);
     expect(card.supportedInterfaces[1].url).toBe(`${gateway.url}/agents/agent/a2a/rest`);

@@ -26,16 +26,29 @@ async function scripted(handler: Parameters<typeof scriptedUpstream>[0]): Promis
 }
 
 const rpc = (method: string, id: string | number) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method, params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+  });
 
 describe('unknown agent', () => {
   it('answers a JSON-RPC call with an error envelope echoing its id', async () => {
     const gateway = await gatewayFor({ known: { url: await deadPort() } });
-    const res = await request(`${gateway.url}/agents/nobody/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpc('SendMessage', 'req-9') });
+    const res = await request(`${gateway.url}/agents/nobody/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: rpc('SendMessage', 'req-9'),
+    });
     const body = (await res.body.json()) as any;
     expect(res.statusCode).toBe(404);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: 'req-9', error: { code: -32000 } });
-    expect(body.error.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'AGENT_NOT_FOUND', domain: 'a2a-gateway' });
+    expect(body.error.data[0]).toMatchObject({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'AGENT_NOT_FOUND',
+      domain: 'a2a-gateway',
+    });
     expect(body.error.message).toContain('/agents/known/');
   });
 
@@ -70,15 +83,29 @@ describe('unknown agent', () => {
 describe('agent down', () => {
   it('answers 502 in JSON-RPC with the request id when nothing listens', async () => {
     const gateway = await gatewayFor({ down: { url: await deadPort() } });
-    const res = await request(`${gateway.url}/agents/down/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: rpc('SendMessage', 42) });
+    const res = await request(`${gateway.url}/agents/down/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: rpc('SendMessage', 42),
+    });
     const body = (await res.body.json()) as any;
     expect(res.statusCode).toBe(502);
-    expect(body).toMatchObject({ id: 42, error: { code: -32000, data: [{ reason: 'UPSTREAM_UNREACHABLE', metadata: { agent: 'down', cause: 'ECONNREFUSED' } }] } });
+    expect(body).toMatchObject({
+      id: 42,
+      error: {
+        code: -32000,
+        data: [{ reason: 'UPSTREAM_UNREACHABLE', metadata: { agent: 'down', cause: 'ECONNREFUSED' } }],
+      },
+    });
   });
 
   it('answers 502 in the REST shape for REST calls', async () => {
     const gateway = await gatewayFor({ down: { url: await deadPort() } });
-    const res = await request(`${gateway.url}/agents/down/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: '{"message":{}}' });
+    const res = await request(`${gateway.url}/agents/down/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: '{"message":{}}',
+    });
     const body = (await res.body.json()) as any;
     expect(res.statusCode).toBe(502);
     expect(body.error).toMatchObject({ code: 502, status: 'UNAVAILABLE' });
@@ -89,7 +116,11 @@ describe('agent down', () => {
       /* never answers */
     });
     const gateway = await gatewayFor({ slow: { url, timeouts: { headers: '300ms' } } });
-    const res = await request(`${gateway.url}/agents/slow/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpc('SendMessage', 'slow-1') });
+    const res = await request(`${gateway.url}/agents/slow/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: rpc('SendMessage', 'slow-1'),
+    });
     const body = (await res.body.json()) as any;
     expect(res.statusCode).toBe(504);
     expect(body).toMatchObject({ id: 'slow-1', error: { data: [{ reason: 'UPSTREAM_TIMEOUT' }] } });
@@ -98,7 +129,8 @@ describe('agent down', () => {
 
 describe('agent reset mid-stream', () => {
   it('ends an SSE stream with an error event in JSON-RPC shape after the events already relayed', async () => {
-    const event = 'data: {"jsonrpc":"2.0","id":5,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
+    const event =
+      'data: {"jsonrpc":"2.0","id":5,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
     const url = await scripted((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -106,12 +138,20 @@ describe('agent reset mid-stream', () => {
       setTimeout(() => res.socket!.destroy(), 50);
     });
     const gateway = await gatewayFor({ flaky: { url } });
-    const res = await request(`${gateway.url}/agents/flaky/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: rpc('SendStreamingMessage', 5) });
+    const res = await request(`${gateway.url}/agents/flaky/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: rpc('SendStreamingMessage', 5),
+    });
     const text = await res.body.text();
     expect(text.startsWith(event)).toBe(true);
     const tail = text.slice(event.length);
     expect(tail).toMatch(/^data: /);
-    expect(JSON.parse(tail.slice(6))).toMatchObject({ jsonrpc: '2.0', id: 5, error: { code: -32000, data: [{ reason: 'UPSTREAM_RESET' }] } });
+    expect(JSON.parse(tail.slice(6))).toMatchObject({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32000, data: [{ reason: 'UPSTREAM_RESET' }] },
+    });
   });
 
   it('ends a REST SSE stream with an `event: error` carrying the REST error body', async () => {
@@ -122,7 +162,11 @@ describe('agent reset mid-stream', () => {
       setTimeout(() => res.socket!.destroy(), 50);
     });
     const gateway = await gatewayFor({ flaky: { url } });
-    const res = await request(`${gateway.url}/agents/flaky/message:stream`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: '{"message":{}}' });
+    const res = await request(`${gateway.url}/agents/flaky/message:stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: '{"message":{}}',
+    });
     const text = await res.body.text();
     expect(text).toMatch(/\n\nevent: error\ndata: \{"error":\{"code":502,"status":"UNAVAILABLE"/);
   });
@@ -135,7 +179,11 @@ describe('agent reset mid-stream', () => {
       setTimeout(() => res.socket!.destroy(), 50);
     });
     const gateway = await gatewayFor({ flaky: { url } });
-    const res = await request(`${gateway.url}/agents/flaky/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpc('SendMessage', 1) });
+    const res = await request(`${gateway.url}/agents/flaky/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: rpc('SendMessage', 1),
+    });
     await expect(res.body.text()).rejects.toThrow();
     // ...and keeps serving.
     const health = await request(`${gateway.url}/healthz`);
@@ -154,7 +202,11 @@ describe('hostile input', () => {
     });
     const gateway = await gatewayFor({ a: { url } });
     const garbage = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x00, 0x5c]);
-    const res = await request(`${gateway.url}/agents/a/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: garbage });
+    const res = await request(`${gateway.url}/agents/a/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: garbage,
+    });
     expect(res.statusCode).toBe(200);
     expect(await res.body.text()).toContain('-32700');
     expect(Buffer.concat(seen).equals(garbage)).toBe(true);

@@ -27,7 +27,13 @@ function peakRssMb(pid: number): number {
 }
 
 /** Writes about TOTAL bytes (head, pieces, tail) respecting backpressure, hashing what it writes. */
-async function writeLarge(res: import('node:http').ServerResponse, head: string, piece: (i: number) => Buffer, tail: string, total = TOTAL): Promise<string> {
+async function writeLarge(
+  res: import('node:http').ServerResponse,
+  head: string,
+  piece: (i: number) => Buffer,
+  tail: string,
+  total = TOTAL,
+): Promise<string> {
   const hash = createHash('sha256');
   const write = (b: Buffer | string) => (hash.update(b), res.write(b));
   write(head);
@@ -59,11 +65,15 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // Events of 1 MB each: one JSON-RPC artifact update per event.
       const filler = block.toString('latin1').repeat(16);
-      const event = (i: number) => Buffer.from(`data: {"jsonrpc":"2.0","id":1,"result":{"artifactUpdate":{"taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"text":"${String(i).padStart(8, '0')}${filler}"}]},"append":true}}}\n\n`);
+      const event = (i: number) =>
+        Buffer.from(
+          `data: {"jsonrpc":"2.0","id":1,"result":{"artifactUpdate":{"taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"text":"${String(i).padStart(8, '0')}${filler}"}]},"append":true}}}\n\n`,
+        );
       void writeLarge(res, '', event, '').then(done);
     } else {
       res.writeHead(200, { 'content-type': 'application/json' });
-      const head = '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"big","parts":[{"text":"';
+      const head =
+        '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"big","parts":[{"text":"';
       // `?mb=N` asks for a smaller body (the warm-up before measuring).
       const mb = Number(new URL(req.url!, 'http://x').searchParams.get('mb') ?? 0);
       void writeLarge(res, head, () => block, '"}]}]}}}', mb ? mb * MB : TOTAL).then(done);
@@ -72,7 +82,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const dir = mkdtempSync(join(tmpdir(), 'a2a-gw-large-'));
   const config = join(dir, 'gw.yaml');
-  writeFileSync(config, `listen: { host: 127.0.0.1, port: 0 }\nlog: { level: info }\nagents:\n  big:\n    url: http://127.0.0.1:${(upstream.address() as AddressInfo).port}\n`);
+  writeFileSync(
+    config,
+    `listen: { host: 127.0.0.1, port: 0 }\nlog: { level: info }\nagents:\n  big:\n    url: http://127.0.0.1:${(upstream.address() as AddressInfo).port}\n`,
+  );
   gateway = spawn(process.execPath, [CLI, '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   gatewayUrl = await new Promise<string>((resolve, reject) => {
@@ -96,7 +109,11 @@ afterAll(async () => {
 });
 
 async function pull(path: string): Promise<{ bytes: number; hash: string }> {
-  const res = await request(`${gatewayUrl}/agents/big${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}' });
+  const res = await request(`${gatewayUrl}/agents/big${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}',
+  });
   const hash = createHash('sha256');
   let bytes = 0;
   for await (const chunk of res.body) {
@@ -107,7 +124,10 @@ async function pull(path: string): Promise<{ bytes: number; hash: string }> {
 }
 
 describe('100 MB responses', () => {
-  it.each([['unary JSON with one huge artifact', '/rpc'], ['SSE stream of 1 MB events', '/rpc/sse']])('%s passes byte for byte with flat memory', async (_name, path) => {
+  it.each([
+    ['unary JSON with one huge artifact', '/rpc'],
+    ['SSE stream of 1 MB events', '/rpc/sse'],
+  ])('%s passes byte for byte with flat memory', async (_name, path) => {
     // One-time costs (code paths compiled, heap and buffer pools grown) are paid by a 16 MB
     // warm-up; what is measured is what 100 MB adds on top.
     await pull('/rpc/warm?mb=16');

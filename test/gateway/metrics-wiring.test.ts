@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { startTestGateway } from '../support/gateway.js';
 
-const ask = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'why?' }] } } }) });
+const ask = (url: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'why?' }] } },
+    }),
+  });
 
 describe('metrics wiring', () => {
   it('counts a message exchange on the main listener', async () => {
@@ -23,7 +33,10 @@ describe('metrics wiring', () => {
 
   it('moves /metrics to its own listener when asked', async () => {
     const peer = await startPeerV1();
-    const gateway = await startTestGateway({ a: { url: peer.url } }, { metrics: { listen: { host: '127.0.0.1', port: 0 } } });
+    const gateway = await startTestGateway(
+      { a: { url: peer.url } },
+      { metrics: { listen: { host: '127.0.0.1', port: 0 } } },
+    );
     try {
       expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404);
       expect(gateway.metricsUrl).not.toContain(gateway.url);

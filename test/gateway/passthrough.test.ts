@@ -31,7 +31,8 @@ afterAll(async () => {
 
 function send(capture: Capture) {
   const headers: Record<string, string> = { 'x-replay': capture.name };
-  for (const [name, value] of capture.request.rawHeaders) if (!SKIP_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  for (const [name, value] of capture.request.rawHeaders)
+    if (!SKIP_HEADERS.has(name.toLowerCase())) headers[name] = value;
   return request(`${gateway.url}/agents/replay${target(capture)}`, {
     dispatcher: client,
     method: capture.request.method as 'GET',

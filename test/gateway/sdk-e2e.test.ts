@@ -10,7 +10,15 @@ import type { Message, Task } from 'a2a-sdk-v03';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { startPeerV03 } from '../peers/peer-v03.js';
 import type { Peer } from '../peers/peer-common.js';
-import { clientV03, clientV1, sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from '../peers/clients.js';
+import {
+  clientV03,
+  clientV1,
+  sendParamsV03,
+  sendRequestV1,
+  userMessageV03,
+  userMessageV1,
+  type TransportName,
+} from '../peers/clients.js';
 import { collect, pollUntil, within, withDeadline } from '../peers/deadline.js';
 import { asMessage, asTask, stateName, streamTaskId, trace } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
@@ -43,7 +51,8 @@ describe.each(TRANSPORTS)('A2A 1.0 through the gateway over %s', (transport) => 
     await gateway.close();
     await peer.close();
   });
-  const client = () => withDeadline(clientV1(`${gateway.url}/agents/reviewer/`, { transport }), 5000, 'card via gateway');
+  const client = () =>
+    withDeadline(clientV1(`${gateway.url}/agents/reviewer/`, { transport }), 5000, 'card via gateway');
   const send = async (text: string, opts: { taskId?: string; returnImmediately?: boolean } = {}) =>
     (await client()).sendMessage(sendRequestV1(userMessageV1(text, { taskId: opts.taskId }), opts), within(5000));
 
@@ -68,14 +77,29 @@ describe.each(TRANSPORTS)('A2A 1.0 through the gateway over %s', (transport) => 
     const task = asTask(await send('poll me', { returnImmediately: true }));
     expect(['SUBMITTED', 'WORKING']).toContain(stateName(task.status?.state));
     const c = await client();
-    const done = await pollUntil(() => c.getTask({ tenant: '', id: task.id }, within(2000)), (t) => t.status?.state === TaskState.TASK_STATE_COMPLETED, 5000, 'completion');
+    const done = await pollUntil(
+      () => c.getTask({ tenant: '', id: task.id }, within(2000)),
+      (t) => t.status?.state === TaskState.TASK_STATE_COMPLETED,
+      5000,
+      'completion',
+    );
     expect(done.id).toBe(task.id);
   });
 
   it('streams a task event by event', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)), 5000, 'stream');
-    expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'artifact', 'artifact+append+last', 'status:COMPLETED']);
+    const events = await collect(
+      c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
+    expect(trace(events)).toEqual([
+      'task:SUBMITTED',
+      'status:WORKING',
+      'artifact',
+      'artifact+append+last',
+      'status:COMPLETED',
+    ]);
   });
 
   it('follows a running task with SubscribeToTask', async () => {
@@ -102,7 +126,18 @@ describe.each(TRANSPORTS)('A2A 1.0 through the gateway over %s', (transport) => 
 
   it('lists tasks', async () => {
     const task = asTask(await send('list me'));
-    const list = await (await client()).listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined }, within(2000));
+    const list = await (
+      await client()
+    ).listTasks(
+      {
+        tenant: '',
+        contextId: '',
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+      },
+      within(2000),
+    );
     expect(list.tasks.map((t) => t.id)).toContain(task.id);
   });
 
@@ -129,7 +164,8 @@ describe.each(TRANSPORTS)('A2A 0.3 through the gateway over %s', (transport) => 
     await gateway.close();
     await peer.close();
   });
-  const client = () => withDeadline(clientV03(`${gateway.url}/agents/legacy/`, { transport }), 5000, 'card via gateway');
+  const client = () =>
+    withDeadline(clientV03(`${gateway.url}/agents/legacy/`, { transport }), 5000, 'card via gateway');
   const send = async (text: string, opts: { taskId?: string; blocking?: boolean } = {}) =>
     (await client()).sendMessage(sendParamsV03(userMessageV03(text, { taskId: opts.taskId }), opts), within(5000));
 
@@ -144,13 +180,22 @@ describe.each(TRANSPORTS)('A2A 0.3 through the gateway over %s', (transport) => 
   it('sends non-blocking and completes under tasks/get polling', async () => {
     const task = task03(await send('poll me', { blocking: false }));
     const c = await client();
-    const done = await pollUntil(() => c.getTask({ id: task.id }, within(2000)), (t) => t.status.state === 'completed', 5000, 'completion');
+    const done = await pollUntil(
+      () => c.getTask({ id: task.id }, within(2000)),
+      (t) => t.status.state === 'completed',
+      5000,
+      'completion',
+    );
     expect(done.id).toBe(task.id);
   });
 
   it('streams a task with final on the last event', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
     expect(events[0]!.kind).toBe('task');
     const last = events.at(-1)!;
     expect(last.kind === 'status-update' && last.final && last.status.state).toBe('completed');
@@ -187,7 +232,9 @@ describe('0.3 client through the gateway to a 1.3.0 agent in compat mode', () =>
       const c = await withDeadline(clientV03(`${gateway.url}/agents/mixed/`, { transport: 'JSONRPC' }), 5000, 'card');
       const result = await c.sendMessage(sendParamsV03(userMessageV03('process this')), within(5000));
       expect(task03(result).status.state).toBe('completed');
-      expect(peer.requests.filter((r) => r.method === 'POST').every((r) => r.headers['x-forwarded-for'] === '127.0.0.1')).toBe(true);
+      expect(
+        peer.requests.filter((r) => r.method === 'POST').every((r) => r.headers['x-forwarded-for'] === '127.0.0.1'),
+      ).toBe(true);
     } finally {
       await gateway.close();
       await peer.close();

@@ -6,7 +6,12 @@ import { startPeerV1 } from '../peers/peer-v1.js';
 import { startTestGateway } from '../support/gateway.js';
 
 const send = (text: string, method = 'SendMessage') =>
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: { message: { messageId: `m-${text}`, role: 'ROLE_USER', parts: [{ text }] } },
+  });
 const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 
 describe('graceful shutdown', () => {
@@ -14,7 +19,11 @@ describe('graceful shutdown', () => {
     const peer = await startPeerV1();
     const gateway = await startTestGateway({ a: { url: peer.url } }, { shutdown: { grace: '10s' } });
     try {
-      const pending = request(`${gateway.url}/agents/a/a2a/jsonrpc`, { method: 'POST', headers, body: send('sleep:400 finish me') });
+      const pending = request(`${gateway.url}/agents/a/a2a/jsonrpc`, {
+        method: 'POST',
+        headers,
+        body: send('sleep:400 finish me'),
+      });
       await new Promise((r) => setTimeout(r, 100)); // the request is now with the agent
       const closed = gateway.close();
       const res = await pending;
@@ -31,14 +40,19 @@ describe('graceful shutdown', () => {
     const peer = await startPeerV1({ slowMs: 20_000 });
     const gateway = await startTestGateway({ a: { url: peer.url } }, { shutdown: { grace: '300ms' } });
     try {
-      const res = await request(`${gateway.url}/agents/a/a2a/jsonrpc`, { method: 'POST', headers: { ...headers, accept: 'text/event-stream' }, body: send('slow stream', 'SendStreamingMessage') });
+      const res = await request(`${gateway.url}/agents/a/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { ...headers, accept: 'text/event-stream' },
+        body: send('slow stream', 'SendStreamingMessage'),
+      });
       const reading = res.body.text();
       await new Promise((r) => setTimeout(r, 100));
       await gateway.close();
       const text = await reading;
       expect(text.length).toBeGreaterThan(0);
       expect(text.endsWith('\n\n')).toBe(true);
-      for (const event of text.trim().split('\n\n')) expect(() => JSON.parse(event.replace(/^data: /, ''))).not.toThrow();
+      for (const event of text.trim().split('\n\n'))
+        expect(() => JSON.parse(event.replace(/^data: /, ''))).not.toThrow();
     } finally {
       await peer.close();
     }

@@ -11,8 +11,10 @@ import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { collect, within, withDeadline } from '../peers/deadline.js';
 import { trace } from '../peers/inspect.js';
 
-const EVENT_1 = 'data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
-const EVENT_2 = 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}}\n\n';
+const EVENT_1 =
+  'data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
+const EVENT_2 =
+  'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}}\n\n';
 
 describe('SSE keepalive', () => {
   it('fills a 5 s quiet gap with comments between events, events byte-identical', async () => {
@@ -21,17 +23,25 @@ describe('SSE keepalive', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(EVENT_1);
       res.write('data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":'); // an event begun …
-      setTimeout(() => res.write('{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n'), 1500); // … and finished later
+      setTimeout(
+        () => res.write('{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n'),
+        1500,
+      ); // … and finished later
       setTimeout(() => res.end(EVENT_2), 5000);
     });
     const gateway = await startTestGateway({ quiet: { url: upstream.url, sse: { keepalive: '1s' } } });
     try {
-      const res = await request(`${gateway.url}/agents/quiet/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: '{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{}}' });
+      const res = await request(`${gateway.url}/agents/quiet/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{}}',
+      });
       const text = await res.body.text();
       const comments = text.match(/: keepalive\n\n/g) ?? [];
       expect(comments.length).toBeGreaterThanOrEqual(2);
       // Removing the comments leaves exactly the agent's bytes: none was put inside an event.
-      const middle = 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
+      const middle =
+        'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
       expect(text.replace(/: keepalive\n\n/g, '')).toBe(EVENT_1 + middle + EVENT_2);
       // The first comment comes only after the half-sent event was finished.
       expect(text.indexOf(': keepalive')).toBeGreaterThan(text.indexOf(middle));
@@ -46,8 +56,18 @@ describe('SSE keepalive', () => {
     const gateway = await startTestGateway({ a: { url: peer.url, sse: { keepalive: '200ms' } } });
     try {
       const client = await withDeadline(clientV1(`${gateway.url}/agents/a/`, { transport: 'JSONRPC' }), 5000, 'card');
-      const events = await collect(client.sendMessageStream(sendRequestV1(userMessageV1('sleep:1200 quiet stream')), within(10_000)), 10_000, 'stream');
-      expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'artifact', 'artifact+append+last', 'status:COMPLETED']);
+      const events = await collect(
+        client.sendMessageStream(sendRequestV1(userMessageV1('sleep:1200 quiet stream')), within(10_000)),
+        10_000,
+        'stream',
+      );
+      expect(trace(events)).toEqual([
+        'task:SUBMITTED',
+        'status:WORKING',
+        'artifact',
+        'artifact+append+last',
+        'status:COMPLETED',
+      ]);
     } finally {
       await gateway.close();
       await peer.close();
@@ -59,11 +79,18 @@ describe('SSE keepalive', () => {
       for await (const _ of req);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"jsonrpc":"2.0","id":1,');
-      setTimeout(() => res.end('"result":{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}'), 700);
+      setTimeout(
+        () => res.end('"result":{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}'),
+        700,
+      );
     });
     const gateway = await startTestGateway({ slow: { url: upstream.url, sse: { keepalive: '100ms' } } });
     try {
-      const res = await request(`${gateway.url}/agents/slow/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}' });
+      const res = await request(`${gateway.url}/agents/slow/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}',
+      });
       expect(JSON.parse(await res.body.text())).toMatchObject({ result: { message: { messageId: 'm' } } });
     } finally {
       await gateway.close();

@@ -7,7 +7,15 @@ import type { Message, Task } from 'a2a-sdk-v03';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { startPeerV03 } from '../peers/peer-v03.js';
 import type { Peer } from '../peers/peer-common.js';
-import { clientV03, clientV1, sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from '../peers/clients.js';
+import {
+  clientV03,
+  clientV1,
+  sendParamsV03,
+  sendRequestV1,
+  userMessageV03,
+  userMessageV1,
+  type TransportName,
+} from '../peers/clients.js';
 import { collect, within, withDeadline } from '../peers/deadline.js';
 import { asMessage, asTask, stateName } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
@@ -43,7 +51,8 @@ describe.each(TRANSPORTS)('A2A 1.0 over %s', (transport) => {
     await peer.close();
   });
   const client = () => withDeadline(clientV1(`${gateway.url}/agents/reviewer/`, { transport }), 5000, 'card');
-  const send = async (text: string, taskId?: string) => (await client()).sendMessage(sendRequestV1(userMessageV1(text, { taskId })), within(5000));
+  const send = async (text: string, taskId?: string) =>
+    (await client()).sendMessage(sendRequestV1(userMessageV1(text, { taskId })), within(5000));
   const binding = transport === 'JSONRPC' ? 'jsonrpc' : 'rest';
 
   it('tags a question as a direct message', async () => {
@@ -56,12 +65,22 @@ describe.each(TRANSPORTS)('A2A 1.0 over %s', (transport) => {
 
   it('tags a blocking task with its id and final state', async () => {
     const task = asTask(await send('process this'));
-    expect(rec.last('SendMessage').a2a).toMatchObject({ kind: 'task', taskId: task.id, contextId: task.contextId, state: 'TASK_STATE_COMPLETED', blocking: true });
+    expect(rec.last('SendMessage').a2a).toMatchObject({
+      kind: 'task',
+      taskId: task.id,
+      contextId: task.contextId,
+      state: 'TASK_STATE_COMPLETED',
+      blocking: true,
+    });
   });
 
   it('counts the events of a task stream exactly as the client received them', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
     const counts = { task: 0, message: 0, statusUpdate: 0, artifactUpdate: 0, error: 0 };
     for (const e of events) counts[e.payload!.$case as keyof typeof counts]++;
     const r = rec.last('SendStreamingMessage');
@@ -110,18 +129,28 @@ describe.each(TRANSPORTS)('A2A 0.3 over %s', (transport) => {
     await peer.close();
   });
   const client = () => withDeadline(clientV03(`${gateway.url}/agents/legacy/`, { transport }), 5000, 'card');
-  const send = async (text: string): Promise<Message | Task> => (await client()).sendMessage(sendParamsV03(userMessageV03(text)), within(5000));
+  const send = async (text: string): Promise<Message | Task> =>
+    (await client()).sendMessage(sendParamsV03(userMessageV03(text)), within(5000));
 
   it('tags a question as a direct message and a task with its normalised state', async () => {
     expect((await send('what?')).kind).toBe('message');
     expect(rec.last('SendMessage').a2a).toMatchObject({ version: '0.3', kind: 'message' });
     const task = await send('process this');
-    expect(rec.last('SendMessage').a2a).toMatchObject({ version: '0.3', kind: 'task', taskId: (task as Task).id, state: 'TASK_STATE_COMPLETED' });
+    expect(rec.last('SendMessage').a2a).toMatchObject({
+      version: '0.3',
+      kind: 'task',
+      taskId: (task as Task).id,
+      state: 'TASK_STATE_COMPLETED',
+    });
   });
 
   it('counts a 0.3 stream and flags events after the terminal state (misbehave)', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendParamsV03(userMessageV03('misbehave')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendParamsV03(userMessageV03('misbehave')), within(5000)),
+      5000,
+      'stream',
+    );
     const r = rec.last('SendStreamingMessage');
     const seen = r.a2a!.stream!.events;
     expect(seen.task + seen.message + seen.statusUpdate + seen.artifactUpdate).toBe(events.length);

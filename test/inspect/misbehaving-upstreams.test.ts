@@ -17,16 +17,26 @@ afterEach(async () => {
 });
 
 /** Runs one request against an upstream that answers with `body` (optionally in pieces). */
-async function through(reply: (req: IncomingMessage, res: ServerResponse) => void, requestBody: string, path = '/rpc'): Promise<{ received: Buffer; record: ExchangeRecord }> {
+async function through(
+  reply: (req: IncomingMessage, res: ServerResponse) => void,
+  requestBody: string,
+  path = '/rpc',
+): Promise<{ received: Buffer; record: ExchangeRecord }> {
   const upstream = await scriptedUpstream(async (req, res) => {
     for await (const _ of req);
     reply(req, res);
   });
   cleanups.push(upstream.close);
   const records: ExchangeRecord[] = [];
-  const gateway = await startTestGateway({ bad: { url: upstream.url } }, {}, [{ onFinish: (ex: Exchange) => void records.push(ex.record) }]);
+  const gateway = await startTestGateway({ bad: { url: upstream.url } }, {}, [
+    { onFinish: (ex: Exchange) => void records.push(ex.record) },
+  ]);
   cleanups.push(() => gateway.close());
-  const res = await request(`${gateway.url}/agents/bad${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: requestBody });
+  const res = await request(`${gateway.url}/agents/bad${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: requestBody,
+  });
   const chunks: Buffer[] = [];
   try {
     for await (const c of res.body) chunks.push(c as Buffer);
@@ -37,26 +47,40 @@ async function through(reply: (req: IncomingMessage, res: ServerResponse) => voi
   return { received: Buffer.concat(chunks), record: records.at(-1)! };
 }
 
-const send = (method = 'SendMessage') => JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } } });
+const send = (method = 'SendMessage') =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 3,
+    method,
+    params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+  });
 const rules = (r: ExchangeRecord) => r.findings.map((f) => f.rule);
 
 describe('misbehaving agents', () => {
   it('a SendMessage result with both task and message', async () => {
-    const body = '{"jsonrpc":"2.0","id":3,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}},"message":{"messageId":"m2","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}}';
-    const { received, record } = await through((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), send());
+    const body =
+      '{"jsonrpc":"2.0","id":3,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}},"message":{"messageId":"m2","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}}';
+    const { received, record } = await through(
+      (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+      send(),
+    );
     expect(received.toString()).toBe(body);
     expect(rules(record)).toContain('a2a.send-result-shape');
   });
 
   it('invalid JSON', async () => {
     const body = '{"jsonrpc":"2.0","id":3,"result":{"task":';
-    const { received, record } = await through((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), send());
+    const { received, record } = await through(
+      (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+      send(),
+    );
     expect(received.toString()).toBe(body);
     expect(rules(record)).toContain('a2a.invalid-json');
   });
 
   it('a stream cut mid-event', async () => {
-    const events = 'data: {"jsonrpc":"2.0","id":3,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}\n\ndata: {"jsonrpc":"2.0","id":3,"res';
+    const events =
+      'data: {"jsonrpc":"2.0","id":3,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}\n\ndata: {"jsonrpc":"2.0","id":3,"res';
     const { received, record } = await through((_q, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(events); // the agent closes cleanly, but inside an event
@@ -66,14 +90,22 @@ describe('misbehaving agents', () => {
   });
 
   it('a blocking send answered while the task is still WORKING', async () => {
-    const body = '{"jsonrpc":"2.0","id":3,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}';
-    const { record } = await through((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), send());
+    const body =
+      '{"jsonrpc":"2.0","id":3,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}';
+    const { record } = await through(
+      (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+      send(),
+    );
     expect(rules(record)).toContain('a2a.blocking-send-not-final');
   });
 
   it('a JSON-RPC response whose id does not match the request', async () => {
-    const body = '{"jsonrpc":"2.0","id":99,"result":{"message":{"messageId":"m2","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}}';
-    const { record } = await through((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), send());
+    const body =
+      '{"jsonrpc":"2.0","id":99,"result":{"message":{"messageId":"m2","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}}';
+    const { record } = await through(
+      (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+      send(),
+    );
     expect(rules(record)).toContain('a2a.jsonrpc-id-mismatch');
   });
 

@@ -104,5 +104,11 @@ export function userMessageV03(text: string, opts: Omit<UserMessageOptions, 'med
 
 /** 0.3 MessageSendParams; `blocking: false` is 0.3's spelling of returnImmediately. */
 export function sendParamsV03(message: MessageV03, config: { blocking?: boolean } = {}): MessageSendParams {
-  return { message, configuration: { acceptedOutputModes: ['text/plain'], ...(config.blocking === undefined ? {} : { blocking: config.blocking }) } };
+  return {
+    message,
+    configuration: {
+      acceptedOutputModes: ['text/plain'],
+      ...(config.blocking === undefined ? {} : { blocking: config.blocking }),
+    },
+  };
 }

@@ -30,7 +30,13 @@ export function collect<T>(stream: AsyncIterable<T>, ms: number, what: string): 
 }
 
 /** Calls `probe` every `everyMs` until `done(value)`; rejects after `ms`. */
-export async function pollUntil<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: number, what: string, everyMs = 25): Promise<T> {
+export async function pollUntil<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  ms: number,
+  what: string,
+  everyMs = 25,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await withDeadline(probe(), Math.max(1, until - Date.now()), what);

@@ -83,7 +83,14 @@ export class PeerV03Executor implements AgentExecutor {
 }
 
 function agentMessage(text: string, contextId: string, taskId?: string): Message {
-  return { kind: 'message', messageId: randomUUID(), role: 'agent', parts: [{ kind: 'text', text }], contextId, ...(taskId ? { taskId } : {}) };
+  return {
+    kind: 'message',
+    messageId: randomUUID(),
+    role: 'agent',
+    parts: [{ kind: 'text', text }],
+    contextId,
+    ...(taskId ? { taskId } : {}),
+  };
 }
 
 /** The existing task on a follow-up, else a new submitted task holding the user message. */
@@ -99,17 +106,34 @@ function openingTask(ctx: RequestContext): Task {
   };
 }
 
-function statusEvent(taskId: string, contextId: string, state: TaskState, text: string | undefined, final: boolean): TaskStatusUpdateEvent {
+function statusEvent(
+  taskId: string,
+  contextId: string,
+  state: TaskState,
+  text: string | undefined,
+  final: boolean,
+): TaskStatusUpdateEvent {
   return {
     kind: 'status-update',
     taskId,
     contextId,
-    status: { state, timestamp: new Date().toISOString(), ...(text ? { message: agentMessage(text, contextId, taskId) } : {}) },
+    status: {
+      state,
+      timestamp: new Date().toISOString(),
+      ...(text ? { message: agentMessage(text, contextId, taskId) } : {}),
+    },
     final,
   };
 }
 
-function artifactEvent(taskId: string, contextId: string, artifactId: string, text: string, append: boolean, lastChunk: boolean): TaskArtifactUpdateEvent {
+function artifactEvent(
+  taskId: string,
+  contextId: string,
+  artifactId: string,
+  text: string,
+  append: boolean,
+  lastChunk: boolean,
+): TaskArtifactUpdateEvent {
   return {
     kind: 'artifact-update',
     taskId,

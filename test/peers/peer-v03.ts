@@ -25,7 +25,15 @@ export async function startPeerV03(opts: PeerV03Options = {}): Promise<Peer> {
   const executor = new PeerV03Executor({ stepMs: opts.stepMs ?? 150, slowMs: opts.slowMs ?? 8000 });
   const extended: AgentCard | undefined = opts.extendedCard ? { ...card, name: `${card.name} (extended)` } : undefined;
   // Function form: 0.3.14 serves the object form only to authenticated users.
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor, undefined, undefined, undefined, extended ? async () => extended : undefined);
+  const handler = new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    undefined,
+    undefined,
+    extended ? async () => extended : undefined,
+  );
 
   const routes = express.Router();
   routes.use(CARD_PATH, agentCardHandler({ agentCardProvider: handler }));

@@ -2,7 +2,14 @@
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { TaskRuns, sleep } from '../../src/demo/task-runs.js';
 import { cancelVia } from '../../src/demo/agents/common.js';
-import { agentMessage, artifactUpdate, messageText, openingTask, statusUpdate, TaskState } from '../../src/demo/v1-events.js';
+import {
+  agentMessage,
+  artifactUpdate,
+  messageText,
+  openingTask,
+  statusUpdate,
+  TaskState,
+} from '../../src/demo/v1-events.js';
 import { ARTIFACT, TEXT, scriptFor } from './peer-common.js';
 
 export class PeerV1Executor implements AgentExecutor {
@@ -38,7 +45,14 @@ export class PeerV1Executor implements AgentExecutor {
         bus.publish(openingTask(ctx));
         status(TaskState.TASK_STATE_COMPLETED, TEXT.completedEarly);
         if (await sleep(100, signal)) {
-          bus.publish(artifactUpdate(taskId, contextId, { artifactId: 'late', name: ARTIFACT.name, text: TEXT.lateArtifact, lastChunk: true }));
+          bus.publish(
+            artifactUpdate(taskId, contextId, {
+              artifactId: 'late',
+              name: ARTIFACT.name,
+              text: TEXT.lateArtifact,
+              lastChunk: true,
+            }),
+          );
           status(TaskState.TASK_STATE_WORKING, TEXT.afterTerminal);
         }
         this.runs.finish(taskId);
@@ -71,4 +85,3 @@ export class PeerV1Executor implements AgentExecutor {
   /** Stops the loop if any and always publishes CANCELED (the SDK waits for it on the bus). */
   cancelTask = cancelVia(this.runs, TEXT.canceled);
 }
-

@@ -26,7 +26,8 @@ export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
 function peerCard(streaming: boolean): CardTemplate {
   return {
     name: 'a2a-js peer (SDK 1.3.0)',
-    description: 'Test peer built on @a2a-js/sdk 1.3.0: direct message for questions, tasks with chunked artifacts otherwise.',
+    description:
+      'Test peer built on @a2a-js/sdk 1.3.0: direct message for questions, tasks with chunked artifacts otherwise.',
     provider: { organization: 'peer-test', url: 'https://example.invalid' },
     version: '1.0.0',
     capabilities: { streaming, pushNotifications: true, extensions: [], extendedAgentCard: false },
@@ -34,7 +35,16 @@ function peerCard(streaming: boolean): CardTemplate {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ ...PEER_SKILL, tags: [...PEER_SKILL.tags], examples: [...PEER_SKILL.examples], inputModes: ['text/plain'], outputModes: ['text/plain'], securityRequirements: [] }],
+    skills: [
+      {
+        ...PEER_SKILL,
+        tags: [...PEER_SKILL.tags],
+        examples: [...PEER_SKILL.examples],
+        inputModes: ['text/plain'],
+        outputModes: ['text/plain'],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
   };
 }
@@ -46,7 +56,16 @@ function extendCard<C extends { name: string; skills: CardTemplate['skills'] }>(
     name: `${card.name} (extended)`,
     skills: [
       ...card.skills,
-      { id: 'extended-only', name: 'Extended only', description: 'Only listed on the extended card.', tags: ['test'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] },
+      {
+        id: 'extended-only',
+        name: 'Extended only',
+        description: 'Only listed on the extended card.',
+        tags: ['test'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
     ],
   };
 }

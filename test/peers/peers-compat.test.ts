@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, Task } from 'a2a-sdk-v03';
 import { startPeerV1 } from './peer-v1.js';
 import type { Peer } from './peer-common.js';
-import { asBase, clientV03, clientV1, sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from './clients.js';
+import {
+  asBase,
+  clientV03,
+  clientV1,
+  sendParamsV03,
+  sendRequestV1,
+  userMessageV03,
+  userMessageV1,
+  type TransportName,
+} from './clients.js';
 import { collect, pollUntil, within, withDeadline } from './deadline.js';
 import { asTask, stateName } from './inspect.js';
 
@@ -33,11 +42,19 @@ describe('SDK 1.3.0 peer in compat mode: the card', () => {
       protocolVersion: '0.3',
       additionalInterfaces: [{ url: `${peer.url}/a2a/rest`, transport: 'HTTP+JSON' }],
     });
-    expect((card.supportedInterfaces as Array<{ protocolVersion: string }>).map((i) => i.protocolVersion)).toEqual(['1.0', '1.0', '0.3', '0.3']);
+    expect((card.supportedInterfaces as Array<{ protocolVersion: string }>).map((i) => i.protocolVersion)).toEqual([
+      '1.0',
+      '1.0',
+      '0.3',
+      '0.3',
+    ]);
   });
 
   it('serves the 1.0 card to A2A-Version: 1.0', async () => {
-    const res = await fetch(`${peer.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' }, ...within(2000) });
+    const res = await fetch(`${peer.url}/.well-known/agent-card.json`, {
+      headers: { 'A2A-Version': '1.0' },
+      ...within(2000),
+    });
     expect(res.headers.get('vary')).toBe('A2A-Version');
     const card = (await res.json()) as Record<string, unknown>;
     expect(card.url).toBeUndefined();
@@ -57,7 +74,11 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer in compat mode over %s', (transport) =
 
   it('answers a 0.3 question with a 0.3 message', async () => {
     const msg = await send('hi?');
-    expect(msg).toMatchObject({ kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'You asked: hi? Answer: 42.' }] });
+    expect(msg).toMatchObject({
+      kind: 'message',
+      role: 'agent',
+      parts: [{ kind: 'text', text: 'You asked: hi? Answer: 42.' }],
+    });
   });
 
   it('runs a 0.3 task to completed, via the 0.3 routes and without a version header', async () => {
@@ -82,13 +103,22 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer in compat mode over %s', (transport) =
   it('honours blocking:false and tasks/get polling', async () => {
     const task = task03(await send('poll me', { blocking: false }));
     const c = await client();
-    const done = await pollUntil(() => c.getTask({ id: task.id }, within(2000)), (t) => t.status.state === 'completed', 5000, 'completion');
+    const done = await pollUntil(
+      () => c.getTask({ id: task.id }, within(2000)),
+      (t) => t.status.state === 'completed',
+      5000,
+      'completion',
+    );
     expect(done.id).toBe(task.id);
   });
 
   it('streams 0.3 events ending with final:true', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
     expect(events[0]?.kind).toBe('task');
     const last = events.at(-1);
     expect(last?.kind === 'status-update' && last.status.state === 'completed' && last.final).toBe(true);

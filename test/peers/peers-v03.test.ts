@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from 'a2a-sdk-v03';
 import { startPeerV03 } from './peer-v03.js';
 import type { Peer } from './peer-common.js';
-import { asBase, clientV03, clientV1, sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from './clients.js';
+import {
+  asBase,
+  clientV03,
+  clientV1,
+  sendParamsV03,
+  sendRequestV1,
+  userMessageV03,
+  userMessageV1,
+  type TransportName,
+} from './clients.js';
 import { collect, pollUntil, within, withDeadline } from './deadline.js';
 import { artifactTrace, asTask, stateName, texts, trace } from './inspect.js';
 
@@ -16,7 +25,8 @@ const TRANSPORTS: TransportName[] = ['JSONRPC', 'HTTP+JSON'];
  * transports, but the 0.3 REST decoders (0.3.14 RestTransport, 1.3.0 LegacyRestTransport:
  * FromProto.taskArtifactUpdateEvent) drop `append` and keep only `lastChunk`.
  */
-const lastChunk = (transport: TransportName): string => (transport === 'HTTP+JSON' ? 'artifact+last' : 'artifact+append+last');
+const lastChunk = (transport: TransportName): string =>
+  transport === 'HTTP+JSON' ? 'artifact+last' : 'artifact+append+last';
 
 type Event03 = Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;
 
@@ -54,7 +64,9 @@ describe.each(TRANSPORTS)('SDK 0.3.14 peer over %s', (transport) => {
   it('answers a question with a direct message', async () => {
     const msg = await send('what is 6x7?');
     expect(msg.kind).toBe('message');
-    expect(msg.kind === 'message' && msg.parts).toEqual([{ kind: 'text', text: 'You asked: what is 6x7? Answer: 42.' }]);
+    expect(msg.kind === 'message' && msg.parts).toEqual([
+      { kind: 'text', text: 'You asked: what is 6x7? Answer: 42.' },
+    ]);
   });
 
   it('runs a default task to completed with a 2-chunk artifact', async () => {
@@ -83,19 +95,38 @@ describe.each(TRANSPORTS)('SDK 0.3.14 peer over %s', (transport) => {
     const task = task03(await send('poll me', { blocking: false }));
     expect(['submitted', 'working']).toContain(task.status.state);
     const c = await client();
-    const done = await pollUntil(() => c.getTask({ id: task.id }, within(2000)), (t) => t.status.state === 'completed', 5000, 'completion');
+    const done = await pollUntil(
+      () => c.getTask({ id: task.id }, within(2000)),
+      (t) => t.status.state === 'completed',
+      5000,
+      'completion',
+    );
     expect(done.artifacts?.[0]?.parts).toHaveLength(2);
   });
 
   it('streams with final:true on the last event', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)), 5000, 'stream');
-    expect(trace03(events)).toEqual(['task:submitted', 'status:working', 'artifact', lastChunk(transport), 'status:completed!']);
+    const events = await collect(
+      c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
+    expect(trace03(events)).toEqual([
+      'task:submitted',
+      'status:working',
+      'artifact',
+      lastChunk(transport),
+      'status:completed!',
+    ]);
   });
 
   it('forwards events after a non-final terminal status (misbehave)', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendParamsV03(userMessageV03('misbehave')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendParamsV03(userMessageV03('misbehave')), within(5000)),
+      5000,
+      'stream',
+    );
     // The late artifact is sent with append:false, lastChunk:true.
     expect(trace03(events)).toEqual(['task:submitted', 'status:completed', 'artifact+last', 'status:working!']);
   });
@@ -139,8 +170,18 @@ describe.each(TRANSPORTS)('SDK 0.3.14 peer over %s', (transport) => {
     expect(stateName(task.status?.state)).toBe('COMPLETED');
     expect(texts(task.artifacts[0]?.parts)).toEqual(['chunk-1: processed "via compat"; ', 'chunk-2: done.']);
     expect(peer.requests.slice(before).map((r) => r.headers['a2a-version'])).toEqual(['0.3']);
-    const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('stream via compat')), within(5000)), 5000, 'stream');
-    expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'artifact', lastChunk(transport), 'status:COMPLETED']);
+    const events = await collect(
+      c.sendMessageStream(sendRequestV1(userMessageV1('stream via compat')), within(5000)),
+      5000,
+      'stream',
+    );
+    expect(trace(events)).toEqual([
+      'task:SUBMITTED',
+      'status:WORKING',
+      'artifact',
+      lastChunk(transport),
+      'status:COMPLETED',
+    ]);
   });
 });
 
@@ -184,7 +225,9 @@ describe('SDK 0.3.14 peer card and mounting', () => {
       const res = await fetch(`${peer.url}/a2a/rest/v1/message:stream`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ message: { messageId: 'wire-1', role: 'ROLE_USER', content: [{ text: 'stream this' }] } }),
+        body: JSON.stringify({
+          message: { messageId: 'wire-1', role: 'ROLE_USER', content: [{ text: 'stream this' }] },
+        }),
         ...within(5000),
       });
       const body = await withDeadline(res.text(), 5000, 'SSE body');

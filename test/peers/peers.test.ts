@@ -71,19 +71,37 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer over %s', (transport) => {
 
   it('streams submitted → working → 2 chunks → completed', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)), 5000, 'stream');
-    expect(trace(events)).toEqual(['task:SUBMITTED', 'status:WORKING', 'artifact', 'artifact+append+last', 'status:COMPLETED']);
+    const events = await collect(
+      c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
+    expect(trace(events)).toEqual([
+      'task:SUBMITTED',
+      'status:WORKING',
+      'artifact',
+      'artifact+append+last',
+      'status:COMPLETED',
+    ]);
   });
 
   it('streams a question as a single message event', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('streamed question?')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendRequestV1(userMessageV1('streamed question?')), within(5000)),
+      5000,
+      'stream',
+    );
     expect(trace(events)).toEqual(['message']);
   });
 
   it('drops events published after the terminal one (misbehave)', async () => {
     const c = await client();
-    const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('misbehave')), within(5000)), 5000, 'stream');
+    const events = await collect(
+      c.sendMessageStream(sendRequestV1(userMessageV1('misbehave')), within(5000)),
+      5000,
+      'stream',
+    );
     expect(trace(events)).toEqual(['task:SUBMITTED', 'status:COMPLETED']);
   });
 
@@ -116,7 +134,13 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer over %s', (transport) => {
     const task = asTask(await send('list me'));
     const c = await client();
     const list = await c.listTasks(
-      { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined },
+      {
+        tenant: '',
+        contextId: '',
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+      },
       within(2000),
     );
     expect(list.tasks.map((t) => t.id)).toContain(task.id);
@@ -152,7 +176,10 @@ describe('SDK 1.3.0 peer card and mounting', () => {
   it('serves a 1.0 card with absolute interface URLs', async () => {
     const peer = await startPeerV1();
     try {
-      const res = await fetch(`${peer.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' }, ...within(2000) });
+      const res = await fetch(`${peer.url}/.well-known/agent-card.json`, {
+        headers: { 'A2A-Version': '1.0' },
+        ...within(2000),
+      });
       const card = (await res.json()) as { supportedInterfaces: unknown[]; capabilities: Record<string, unknown> };
       expect(card.supportedInterfaces).toEqual([
         { url: `${peer.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
@@ -194,7 +221,11 @@ describe('SDK 1.3.0 peer card and mounting', () => {
     const peer = await startPeerV1({ streaming: false, stepMs: STEP });
     try {
       const c = await withDeadline(clientV1(asBase(peer.url), { transport: 'JSONRPC' }), 5000, 'card');
-      const events = await collect(c.sendMessageStream(sendRequestV1(userMessageV1('no stream')), within(5000)), 5000, 'stream');
+      const events = await collect(
+        c.sendMessageStream(sendRequestV1(userMessageV1('no stream')), within(5000)),
+        5000,
+        'stream',
+      );
       expect(trace(events)).toEqual(['task:COMPLETED']);
     } finally {
       await peer.close();

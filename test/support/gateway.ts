@@ -10,7 +10,21 @@ export interface TestAgent {
 }
 
 /** `agents` as in the YAML config; other top-level keys may be given in `extra`. */
-export async function startTestGateway(agents: Record<string, TestAgent>, extra: Record<string, unknown> = {}, observers: ExchangeObserver[] = []): Promise<RunningGateway> {
-  const config = parseConfig(JSON.stringify({ listen: { host: '127.0.0.1', port: 0 }, shutdown: { grace: '2s' }, cards: { retry: '200ms' }, ...extra, agents }), 'test-config', {});
+export async function startTestGateway(
+  agents: Record<string, TestAgent>,
+  extra: Record<string, unknown> = {},
+  observers: ExchangeObserver[] = [],
+): Promise<RunningGateway> {
+  const config = parseConfig(
+    JSON.stringify({
+      listen: { host: '127.0.0.1', port: 0 },
+      shutdown: { grace: '2s' },
+      cards: { retry: '200ms' },
+      ...extra,
+      agents,
+    }),
+    'test-config',
+    {},
+  );
   return startGateway(config, { logger: pino({ level: 'silent' }), observers });
 }

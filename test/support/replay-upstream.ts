@@ -50,7 +50,14 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.headers['x-replay']) upstream.received.push({ method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) });
+    if (req.headers['x-replay'])
+      upstream.received.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body: Buffer.concat(chunks),
+      });
     const name = String(req.headers['x-replay'] ?? '');
     if (!name) {
       // The gateway's own card probe: this upstream has no card of its own.

@@ -35,12 +35,26 @@ const id = () => randomUUID();
 function hostileRequests(): Array<() => Promise<Response>> {
   const base = `${gateway.url}/agents`;
   const rpc = (body: unknown) => () =>
-    fetch(`${base}/reviewer/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+    fetch(`${base}/reviewer/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
   return [
     rpc({ jsonrpc: '2.0', id: id(), method: `tasks/${id()}`, params: {} }),
     rpc({ jsonrpc: '2.0', id: id(), method: 'GetTask', params: { id: id() } }),
-    rpc({ jsonrpc: '2.0', id: id(), method: 'SendMessage', params: { message: { messageId: id(), contextId: id(), role: 'ROLE_USER', parts: [{ text: 'reject' }] } } }),
-    () => fetch(`${base}/reviewer/a2a/rest/tasks/${id()}`, { headers: { 'a2a-version': '1.0' }, signal: AbortSignal.timeout(5000) }),
+    rpc({
+      jsonrpc: '2.0',
+      id: id(),
+      method: 'SendMessage',
+      params: { message: { messageId: id(), contextId: id(), role: 'ROLE_USER', parts: [{ text: 'reject' }] } },
+    }),
+    () =>
+      fetch(`${base}/reviewer/a2a/rest/tasks/${id()}`, {
+        headers: { 'a2a-version': '1.0' },
+        signal: AbortSignal.timeout(5000),
+      }),
     () => fetch(`${base}/reviewer/${id()}/${id()}?q=${id()}`, { signal: AbortSignal.timeout(5000) }),
     () => fetch(`${base}/reviewer/${id()}`, { method: 'PATCH', body: id(), signal: AbortSignal.timeout(5000) }),
     () => fetch(`${base}/${id()}/a2a/jsonrpc`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(5000) }),

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { TraceFlags } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { ClientSpanView, ServerSpanView, type ExchangeTrace, type SpanSource } from '../../src/telemetry/exchange-spans.js';
+import {
+  ClientSpanView,
+  ServerSpanView,
+  type ExchangeTrace,
+  type SpanSource,
+} from '../../src/telemetry/exchange-spans.js';
 import { packExchange, unpackExchange } from '../../src/telemetry/exchange-pack.js';
 import { OPERATIONS, TASK_STATES } from '../../src/a2a/operations.js';
 import { RULE_IDS } from '../../src/a2a/findings.js';
@@ -16,7 +21,8 @@ const source: SpanSource = {
   limits: { attributeCount: 128, attributeValueLength: Infinity },
 };
 
-const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: length, maxLength: length });
+const hex = (length: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: length, maxLength: length });
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const count = fc.nat({ max: 50 });
 
@@ -32,7 +38,10 @@ const a2aFacts: fc.Arbitrary<A2AFacts> = fc.record(
     state: fc.constantFrom(...TASK_STATES),
     blocking: fc.boolean(),
     error: fc.record({ code: maybe(fc.integer()), reason: maybe(fc.string()), message: maybe(fc.string()) }),
-    stream: fc.record({ events: fc.record({ task: count, message: count, statusUpdate: count, artifactUpdate: count, error: count }), keepalives: count }),
+    stream: fc.record({
+      events: fc.record({ task: count, message: count, statusUpdate: count, artifactUpdate: count, error: count }),
+      keepalives: count,
+    }),
     partial: fc.boolean(),
   },
   { requiredKeys: ['binding', 'version', 'operation', 'kind', 'partial'] },
@@ -53,14 +62,36 @@ const exchangeRecord: fc.Arbitrary<ExchangeRecord> = fc
 const exchangeTrace: fc.Arbitrary<ExchangeTrace> = fc.record({
   traceId: hex(32),
   serverSpanId: hex(16),
-  parent: maybe(fc.record({ traceId: hex(32), spanId: hex(16), traceFlags: fc.constantFrom(0, 1), traceState: maybe(fc.constantFrom('vendor=abc', 'a=1,b=2')) })),
+  parent: maybe(
+    fc.record({
+      traceId: hex(32),
+      spanId: hex(16),
+      traceFlags: fc.constantFrom(0, 1),
+      traceState: maybe(fc.constantFrom('vendor=abc', 'a=1,b=2')),
+    }),
+  ),
   traceFlags: fc.constant(TraceFlags.SAMPLED),
   traceState: maybe(fc.constant('vendor=abc')),
   startMs: fc.double({ min: 1.7e12, max: 1.8e12, noNaN: true }),
   endMs: fc.double({ min: 1.7e12, max: 1.8e12, noNaN: true }),
   urlPath: fc.string(),
-  client: maybe(fc.record({ spanId: hex(16), startMs: fc.double({ min: 1.7e12, max: 1.8e12, noNaN: true }), origin: fc.constantFrom('http://127.0.0.1:9101', 'https://agent.example'), path: fc.string() })),
-  events: fc.array(fc.record({ name: fc.string(), attributes: fc.dictionary(fc.string(), fc.string()), time: fc.tuple(fc.nat(), fc.nat({ max: 999_999_999 })), droppedAttributesCount: fc.constant(0) }), { maxLength: 3 }),
+  client: maybe(
+    fc.record({
+      spanId: hex(16),
+      startMs: fc.double({ min: 1.7e12, max: 1.8e12, noNaN: true }),
+      origin: fc.constantFrom('http://127.0.0.1:9101', 'https://agent.example'),
+      path: fc.string(),
+    }),
+  ),
+  events: fc.array(
+    fc.record({
+      name: fc.string(),
+      attributes: fc.dictionary(fc.string(), fc.string()),
+      time: fc.tuple(fc.nat(), fc.nat({ max: 999_999_999 })),
+      droppedAttributesCount: fc.constant(0),
+    }),
+    { maxLength: 3 },
+  ),
   eventsDropped: count,
 });
 
@@ -70,7 +101,10 @@ function exported(span: ReadableSpan) {
     name: span.name,
     kind: span.kind,
     context: { ...span.spanContext(), traceState: span.spanContext().traceState?.serialize() },
-    parent: span.parentSpanContext && { ...span.parentSpanContext, traceState: span.parentSpanContext.traceState?.serialize() },
+    parent: span.parentSpanContext && {
+      ...span.parentSpanContext,
+      traceState: span.parentSpanContext.traceState?.serialize(),
+    },
     startTime: span.startTime,
     endTime: span.endTime,
     status: span.status,
@@ -87,10 +121,14 @@ describe('exchanges packed for the export thread', () => {
       fc.property(exchangeRecord, exchangeTrace, (rec, trace) => {
         // What crosses the thread boundary is a structured clone of the packed form.
         const unpacked = unpackExchange(structuredClone(packExchange(rec, trace)));
-        expect(exported(new ServerSpanView(source, unpacked))).toEqual(exported(new ServerSpanView(source, { record: rec, trace })));
+        expect(exported(new ServerSpanView(source, unpacked))).toEqual(
+          exported(new ServerSpanView(source, { record: rec, trace })),
+        );
         expect(unpacked.trace.client).toEqual(trace.client);
         if (trace.client) {
-          expect(exported(new ClientSpanView(source, unpacked, unpacked.trace.client!))).toEqual(exported(new ClientSpanView(source, { record: rec, trace }, trace.client)));
+          expect(exported(new ClientSpanView(source, unpacked, unpacked.trace.client!))).toEqual(
+            exported(new ClientSpanView(source, { record: rec, trace }, trace.client)),
+          );
         }
       }),
       { numRuns: 300 },

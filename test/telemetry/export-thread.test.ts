@@ -10,18 +10,37 @@ import { withDeadline } from '../peers/deadline.js';
 import { record } from './support/records.js';
 
 const packed = () =>
-  packExchange(record(), { traceId: 'ab'.repeat(16), serverSpanId: 'cd'.repeat(8), parent: undefined, traceFlags: 1, traceState: undefined, startMs: Date.now(), endMs: Date.now(), urlPath: '/', client: undefined, events: [], eventsDropped: 0 });
+  packExchange(record(), {
+    traceId: 'ab'.repeat(16),
+    serverSpanId: 'cd'.repeat(8),
+    parent: undefined,
+    traceFlags: 1,
+    traceState: undefined,
+    startMs: Date.now(),
+    endMs: Date.now(),
+    urlPath: '/',
+    client: undefined,
+    events: [],
+    eventsDropped: 0,
+  });
 
 /** A log that keeps what it is told. */
 function recordingLog() {
   const lines: Array<{ level: 'warn' | 'error'; message: string; error?: Error }> = [];
-  const log: TracingLog = { warn: (message) => void lines.push({ level: 'warn', message }), error: (message, error) => void lines.push({ level: 'error', message, error }) };
+  const log: TracingLog = {
+    warn: (message) => void lines.push({ level: 'warn', message }),
+    error: (message, error) => void lines.push({ level: 'error', message, error }),
+  };
   return { lines, log };
 }
 
 function options(env: Record<string, string> = {}): TracingOptions {
   // Port 1 refuses connections: exports fail, which the SDK reports through its (silent) diag log.
-  return tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_EXPORTER_OTLP_TIMEOUT: '200', ...env }).options!;
+  return tracingOptionsFromEnv({
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
+    OTEL_EXPORTER_OTLP_TIMEOUT: '200',
+    ...env,
+  }).options!;
 }
 
 describe('the span export thread', () => {
@@ -35,7 +54,10 @@ describe('the span export thread', () => {
       expect(thread.dropped).toBe(7);
       // Reported once, not once per drop.
       expect(lines.filter((l) => /dropped/.test(l.message))).toEqual([
-        { level: 'warn', message: 'span export is behind: 1 sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=3)' },
+        {
+          level: 'warn',
+          message: 'span export is behind: 1 sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=3)',
+        },
       ]);
       await withDeadline(thread.forceFlush(), 10_000, 'flush');
       // Once the thread has taken them, there is room again.
@@ -68,7 +90,9 @@ describe('the span export thread', () => {
     let told!: () => void;
     const tellsOnSchedule = new Promise<void>((resolve) => (told = resolve));
     const onFlush = startExportThread(options(), { log: flushed.log });
-    const onSchedule = startExportThread(options({ OTEL_BSP_SCHEDULE_DELAY: '20' }), { log: { ...scheduled.log, error: (m, e) => (scheduled.log.error(m, e), told()) } });
+    const onSchedule = startExportThread(options({ OTEL_BSP_SCHEDULE_DELAY: '20' }), {
+      log: { ...scheduled.log, error: (m, e) => (scheduled.log.error(m, e), told()) },
+    });
     try {
       onFlush.ship(packed());
       await withDeadline(onFlush.forceFlush(), 10_000, 'flush');

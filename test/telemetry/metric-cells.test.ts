@@ -9,7 +9,11 @@ import { CellCounter, CellHistogram } from '../../src/telemetry/metric-cells.js'
 
 const labelNames = ['agent', 'method', 'kind'] as const;
 const buckets = [0.005, 0.01, 0.1, 1, 10];
-const labelValues = fc.tuple(fc.constantFrom('a', 'b'), fc.constantFrom('SendMessage', 'GetTask', 'other'), fc.constantFrom('message', 'task'));
+const labelValues = fc.tuple(
+  fc.constantFrom('a', 'b'),
+  fc.constantFrom('SendMessage', 'GetTask', 'other'),
+  fc.constantFrom('message', 'task'),
+);
 const amount = fc.oneof(fc.constantFrom(0, ...buckets, 1e6, -1), fc.double({ min: -1, max: 100, noNaN: true }));
 const updates = fc.array(fc.tuple(labelValues, amount), { maxLength: 40 });
 const asObject = (values: readonly string[]) => Object.fromEntries(labelNames.map((name, i) => [name, values[i]!]));

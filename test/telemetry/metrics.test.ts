@@ -20,10 +20,34 @@ describe('exchange metrics', () => {
   it('counts a direct message and a task with their operation, binding, version, kind and state', async () => {
     const { registry, finish } = setup();
     finish({ a2a: facts({ kind: 'message', messageId: 'm-1' }), durationMs: 40 });
-    finish({ a2a: facts({ kind: 'task', taskId: 't-1', state: 'TASK_STATE_COMPLETED', binding: 'rest', version: '0.3' }) });
-    expect(await valueOf(registry, 'a2a_requests_total', { agent: 'reviewer', method: 'SendMessage', binding: 'jsonrpc', version: '1.0', kind: 'message', state: 'none' })).toBe(1);
-    expect(await valueOf(registry, 'a2a_requests_total', { kind: 'task', binding: 'rest', version: '0.3', state: 'TASK_STATE_COMPLETED' })).toBe(1);
-    expect(await valueOf(registry, 'a2a_request_duration_seconds_count', { agent: 'reviewer', method: 'SendMessage', kind: 'message' })).toBe(1);
+    finish({
+      a2a: facts({ kind: 'task', taskId: 't-1', state: 'TASK_STATE_COMPLETED', binding: 'rest', version: '0.3' }),
+    });
+    expect(
+      await valueOf(registry, 'a2a_requests_total', {
+        agent: 'reviewer',
+        method: 'SendMessage',
+        binding: 'jsonrpc',
+        version: '1.0',
+        kind: 'message',
+        state: 'none',
+      }),
+    ).toBe(1);
+    expect(
+      await valueOf(registry, 'a2a_requests_total', {
+        kind: 'task',
+        binding: 'rest',
+        version: '0.3',
+        state: 'TASK_STATE_COMPLETED',
+      }),
+    ).toBe(1);
+    expect(
+      await valueOf(registry, 'a2a_request_duration_seconds_count', {
+        agent: 'reviewer',
+        method: 'SendMessage',
+        kind: 'message',
+      }),
+    ).toBe(1);
     expect(await valueOf(registry, 'a2a_request_duration_seconds_sum', { kind: 'message' })).toBeCloseTo(0.04);
   });
 
@@ -31,38 +55,87 @@ describe('exchange metrics', () => {
     const { registry, finish } = setup();
     finish({ agent: 'not-configured', a2a: undefined });
     finish({ a2a: facts({ operation: 'unknown', kind: 'other' }) });
-    finish({ a2a: { ...facts(), operation: 'tasks/explode' as A2AFacts['operation'], state: 'EXPLODED' as A2AFacts['state'] } });
+    finish({
+      a2a: { ...facts(), operation: 'tasks/explode' as A2AFacts['operation'], state: 'EXPLODED' as A2AFacts['state'] },
+    });
     const values = await labelValues(registry);
     expect([...values.get('agent')!]).not.toContain('not-configured');
-    expect(await valueOf(registry, 'a2a_requests_total', { agent: 'other', method: 'other', binding: 'other', version: 'other', kind: 'other', state: 'none' })).toBe(1);
-    expect(await valueOf(registry, 'a2a_requests_total', { agent: 'reviewer', method: 'other', kind: 'message', state: 'other' })).toBe(1);
+    expect(
+      await valueOf(registry, 'a2a_requests_total', {
+        agent: 'other',
+        method: 'other',
+        binding: 'other',
+        version: 'other',
+        kind: 'other',
+        state: 'none',
+      }),
+    ).toBe(1);
+    expect(
+      await valueOf(registry, 'a2a_requests_total', {
+        agent: 'reviewer',
+        method: 'other',
+        kind: 'message',
+        state: 'other',
+      }),
+    ).toBe(1);
   });
 
   it('counts stream events by kind and the time to the first one', async () => {
     const { registry, finish } = setup();
-    const stream = { events: { task: 1, message: 0, statusUpdate: 2, artifactUpdate: 2, error: 0 }, firstEventMs: 30, keepalives: 3 };
+    const stream = {
+      events: { task: 1, message: 0, statusUpdate: 2, artifactUpdate: 2, error: 0 },
+      firstEventMs: 30,
+      keepalives: 3,
+    };
     finish({ a2a: facts({ operation: 'SendStreamingMessage', kind: 'task', state: 'TASK_STATE_COMPLETED', stream }) });
-    expect(await valueOf(registry, 'a2a_stream_events_total', { method: 'SendStreamingMessage', event: 'statusUpdate' })).toBe(2);
+    expect(
+      await valueOf(registry, 'a2a_stream_events_total', { method: 'SendStreamingMessage', event: 'statusUpdate' }),
+    ).toBe(2);
     expect(await valueOf(registry, 'a2a_stream_events_total', { event: 'task' })).toBe(1);
     expect(await valueOf(registry, 'a2a_stream_events_total', { event: 'message' })).toBeUndefined();
-    expect(await valueOf(registry, 'a2a_stream_first_event_seconds_sum', { method: 'SendStreamingMessage' })).toBeCloseTo(0.03);
+    expect(
+      await valueOf(registry, 'a2a_stream_first_event_seconds_sum', { method: 'SendStreamingMessage' }),
+    ).toBeCloseTo(0.03);
   });
 
   it('counts upstream failures by reason and client aborts by method', async () => {
     const { registry, finish } = setup();
-    finish({ outcome: 'upstream-error', status: 502, error: { reason: 'UPSTREAM_UNREACHABLE', message: 'ECONNREFUSED' } });
+    finish({
+      outcome: 'upstream-error',
+      status: 502,
+      error: { reason: 'UPSTREAM_UNREACHABLE', message: 'ECONNREFUSED' },
+    });
     finish({ outcome: 'gateway-error', status: 502, error: { reason: 'UPSTREAM_RESET', message: 'reset' } });
-    finish({ outcome: 'client-gone', a2a: facts({ operation: 'SendStreamingMessage' }), error: { reason: 'ClientGone', message: 'gone' } });
-    expect(await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'reviewer', reason: 'UPSTREAM_UNREACHABLE' })).toBe(1);
-    expect(await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'reviewer', reason: 'UPSTREAM_RESET' })).toBe(1);
-    expect(await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'runner', reason: 'UPSTREAM_TIMEOUT' })).toBe(0);
-    expect(await valueOf(registry, 'a2a_client_aborts_total', { agent: 'reviewer', method: 'SendStreamingMessage' })).toBe(1);
+    finish({
+      outcome: 'client-gone',
+      a2a: facts({ operation: 'SendStreamingMessage' }),
+      error: { reason: 'ClientGone', message: 'gone' },
+    });
+    expect(
+      await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'reviewer', reason: 'UPSTREAM_UNREACHABLE' }),
+    ).toBe(1);
+    expect(await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'reviewer', reason: 'UPSTREAM_RESET' })).toBe(
+      1,
+    );
+    expect(await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'runner', reason: 'UPSTREAM_TIMEOUT' })).toBe(
+      0,
+    );
+    expect(
+      await valueOf(registry, 'a2a_client_aborts_total', { agent: 'reviewer', method: 'SendStreamingMessage' }),
+    ).toBe(1);
   });
 
   it('counts findings by rule, and starts every known rule at zero', async () => {
     const { registry, finish } = setup();
-    finish({ findings: [{ rule: 'a2a.version-header-missing', count: 1, detail: 'no A2A-Version' }, { rule: 'made.up-rule' as RuleId, count: 1 }] });
-    expect(await valueOf(registry, 'a2a_findings_total', { agent: 'reviewer', rule: 'a2a.version-header-missing' })).toBe(1);
+    finish({
+      findings: [
+        { rule: 'a2a.version-header-missing', count: 1, detail: 'no A2A-Version' },
+        { rule: 'made.up-rule' as RuleId, count: 1 },
+      ],
+    });
+    expect(
+      await valueOf(registry, 'a2a_findings_total', { agent: 'reviewer', rule: 'a2a.version-header-missing' }),
+    ).toBe(1);
     expect(await valueOf(registry, 'a2a_findings_total', { agent: 'reviewer', rule: 'other' })).toBe(1);
     expect(await valueOf(registry, 'a2a_findings_total', { agent: 'runner', rule: 'a2a.invalid-json' })).toBe(0);
   });
@@ -75,9 +148,18 @@ describe('task metrics', () => {
     tracker.observe('reviewer', 't-1', 'TASK_STATE_INPUT_REQUIRED', 2_000);
     tracker.observe('reviewer', 't-1', 'TASK_STATE_WORKING', 7_000);
     tracker.observe('reviewer', 't-1', 'TASK_STATE_COMPLETED', 11_000);
-    expect(await valueOf(registry, 'a2a_task_interrupted_seconds_sum', { agent: 'reviewer', state: 'TASK_STATE_INPUT_REQUIRED' })).toBe(5);
-    expect(await valueOf(registry, 'a2a_task_duration_seconds_sum', { agent: 'reviewer', state: 'TASK_STATE_COMPLETED' })).toBe(10);
-    expect(await valueOf(registry, 'a2a_task_duration_seconds_count', { agent: 'reviewer', state: 'TASK_STATE_COMPLETED' })).toBe(1);
+    expect(
+      await valueOf(registry, 'a2a_task_interrupted_seconds_sum', {
+        agent: 'reviewer',
+        state: 'TASK_STATE_INPUT_REQUIRED',
+      }),
+    ).toBe(5);
+    expect(
+      await valueOf(registry, 'a2a_task_duration_seconds_sum', { agent: 'reviewer', state: 'TASK_STATE_COMPLETED' }),
+    ).toBe(10);
+    expect(
+      await valueOf(registry, 'a2a_task_duration_seconds_count', { agent: 'reviewer', state: 'TASK_STATE_COMPLETED' }),
+    ).toBe(1);
   });
 
   it('reports tracked tasks by current state and the oldest unfinished one, at scrape time', async () => {
@@ -90,13 +172,22 @@ describe('task metrics', () => {
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(2);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_COMPLETED' })).toBe(1);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'reviewer', state: 'TASK_STATE_WORKING' })).toBe(0);
-    expect(await valueOf(registry, 'a2a_task_oldest_state_age_seconds', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(90);
-    expect(await valueOf(registry, 'a2a_task_oldest_state_age_seconds', { agent: 'runner', state: 'TASK_STATE_INPUT_REQUIRED' })).toBe(50);
+    expect(
+      await valueOf(registry, 'a2a_task_oldest_state_age_seconds', { agent: 'runner', state: 'TASK_STATE_WORKING' }),
+    ).toBe(90);
+    expect(
+      await valueOf(registry, 'a2a_task_oldest_state_age_seconds', {
+        agent: 'runner',
+        state: 'TASK_STATE_INPUT_REQUIRED',
+      }),
+    ).toBe(50);
 
     tracker.observe('runner', 'a', 'TASK_STATE_COMPLETED', 100_000);
     now = 110_000;
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(1);
-    expect(await valueOf(registry, 'a2a_task_oldest_state_age_seconds', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(70);
+    expect(
+      await valueOf(registry, 'a2a_task_oldest_state_age_seconds', { agent: 'runner', state: 'TASK_STATE_WORKING' }),
+    ).toBe(70);
   });
 });
 
@@ -109,7 +200,11 @@ describe('cardinality', () => {
         finish({
           agent: i % 3 === 0 ? `agent-${id}` : 'reviewer',
           path: `/${id}/${id}?x=${id}`,
-          a2a: { ...facts({ taskId: id, contextId: id, messageId: id }), operation: `method/${id}` as A2AFacts['operation'], kind: 'error' },
+          a2a: {
+            ...facts({ taskId: id, contextId: id, messageId: id }),
+            operation: `method/${id}` as A2AFacts['operation'],
+            kind: 'error',
+          },
           findings: [{ rule: `rule.${id}` as RuleId, count: 1, detail: id }],
           outcome: i % 5 === 0 ? 'upstream-error' : 'complete',
           error: i % 5 === 0 ? { reason: `REASON_${id}`, message: id } : undefined,

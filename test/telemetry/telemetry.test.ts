@@ -28,7 +28,12 @@ beforeAll(async () => {
     onFinish: (e) => inner.forEach((o) => o.onFinish?.(e)),
   };
   gateway = await startTestGateway({ reviewer: { url: peer.url } }, {}, [relay]);
-  telemetry = createTelemetry({ agents: ['reviewer'], tracker: gateway.tracker, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '20' }, serviceVersion: '1.2.3' });
+  telemetry = createTelemetry({
+    agents: ['reviewer'],
+    tracker: gateway.tracker,
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '20' },
+    serviceVersion: '1.2.3',
+  });
   inner = telemetry.observers;
 });
 
@@ -40,19 +45,35 @@ afterAll(async () => {
 
 describe('createTelemetry', () => {
   it('is metrics only when no OTEL_* variable configures an exporter', () => {
-    const off = createTelemetry({ agents: ['a'], tracker: new TaskTracker(new InMemoryTaskStore({ maxTasks: 1, ttlMs: 1 })), env: {}, processMetrics: false });
+    const off = createTelemetry({
+      agents: ['a'],
+      tracker: new TaskTracker(new InMemoryTaskStore({ maxTasks: 1, ttlMs: 1 })),
+      env: {},
+      processMetrics: false,
+    });
     expect(off.tracingEnabled).toBe(false);
     expect(off.observers).toHaveLength(1);
-    const none = createTelemetry({ agents: ['a'], tracker: new TaskTracker(new InMemoryTaskStore({ maxTasks: 1, ttlMs: 1 })), env: {}, metrics: false });
+    const none = createTelemetry({
+      agents: ['a'],
+      tracker: new TaskTracker(new InMemoryTaskStore({ maxTasks: 1, ttlMs: 1 })),
+      env: {},
+      metrics: false,
+    });
     expect(none.observers).toHaveLength(0);
   });
 
   it('counts, gauges and traces the exchanges of a real gateway', async () => {
     expect(telemetry.tracingEnabled).toBe(true);
-    const client = await withDeadline(clientV1(`${gateway.url}/agents/reviewer/`, { transport: 'JSONRPC' }), 5000, 'card');
+    const client = await withDeadline(
+      clientV1(`${gateway.url}/agents/reviewer/`, { transport: 'JSONRPC' }),
+      5000,
+      'card',
+    );
     const task = asTask(await client.sendMessage(sendRequestV1(userMessageV1('process this')), within(5000)));
     const text = await (await telemetry.metricsHandler()).text();
-    expect(text).toMatch(/a2a_requests_total\{agent="reviewer",method="SendMessage",binding="jsonrpc",version="1.0",kind="task",state="TASK_STATE_COMPLETED"\} 1/);
+    expect(text).toMatch(
+      /a2a_requests_total\{agent="reviewer",method="SendMessage",binding="jsonrpc",version="1.0",kind="task",state="TASK_STATE_COMPLETED"\} 1/,
+    );
     expect(text).toMatch(/a2a_tasks\{agent="reviewer",state="TASK_STATE_COMPLETED"\} 1/);
     expect(text).toMatch(/a2a_task_duration_seconds_count\{agent="reviewer",state="TASK_STATE_COMPLETED"\} 1/);
 
@@ -64,6 +85,10 @@ describe('createTelemetry', () => {
     }
 
     await telemetry.shutdown();
-    expect(receiver.spans.some((s) => s.kind === 2 && s.attributes['a2a.task.id'] === task.id && s.resource['service.version'] === '1.2.3')).toBe(true);
+    expect(
+      receiver.spans.some(
+        (s) => s.kind === 2 && s.attributes['a2a.task.id'] === task.id && s.resource['service.version'] === '1.2.3',
+      ),
+    ).toBe(true);
   });
 });

@@ -19,7 +19,14 @@ describe('W3C trace context helpers', () => {
     expect(ctx).toMatchObject({ traceId: TRACE, spanId: '00f067aa0ba902b7', isRemote: true });
     const headers = ['Traceparent', PARENT, 'a2a-version', '1.0', 'tracestate', 'vendor=1'];
     injectUpstream(headers, { ...ctx, spanId: 'aaaaaaaaaaaaaaaa' });
-    expect(headers).toEqual(['a2a-version', '1.0', 'traceparent', `00-${TRACE}-aaaaaaaaaaaaaaaa-01`, 'tracestate', 'vendor=1']);
+    expect(headers).toEqual([
+      'a2a-version',
+      '1.0',
+      'traceparent',
+      `00-${TRACE}-aaaaaaaaaaaaaaaa-01`,
+      'tracestate',
+      'vendor=1',
+    ]);
   });
 
   it('writes the same headers as the SDK propagator, sampled or not, with or without tracestate', () => {
@@ -31,7 +38,11 @@ describe('W3C trace context helpers', () => {
         injectUpstream(ours, span);
         const sdk: Record<string, string> = {};
         propagator.inject(trace.setSpanContext(ROOT_CONTEXT, span), sdk, defaultTextMapSetter);
-        expect(Object.fromEntries(ours.reduce<string[][]>((pairs, v, i) => (i % 2 ? pairs : [...pairs, [v, ours[i + 1]!]]), []))).toEqual({ 'x-other': '1', ...sdk });
+        expect(
+          Object.fromEntries(
+            ours.reduce<string[][]>((pairs, v, i) => (i % 2 ? pairs : [...pairs, [v, ours[i + 1]!]]), []),
+          ),
+        ).toEqual({ 'x-other': '1', ...sdk });
       }
     }
     expect(extractIncoming({})).toBe(ROOT_CONTEXT);
@@ -66,7 +77,12 @@ describe('with tracing off', () => {
     const since = peer.requests.length;
     const res = await fetch(`${gateway.url}/agents/reviewer/a2a/jsonrpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent: PARENT, tracestate: 'vendor=1' },
+      headers: {
+        'content-type': 'application/json',
+        'a2a-version': '1.0',
+        traceparent: PARENT,
+        tracestate: 'vendor=1',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'unknown' } }),
       signal: AbortSignal.timeout(5000),
     });

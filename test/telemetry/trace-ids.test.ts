@@ -23,6 +23,10 @@ describe('exchange ids', () => {
     const source = new ExchangeIdSource((block) => void (blocks++ === 0 ? block.fill(0) : randomFillSync(block)));
     const first = source.draw();
     expect(blocks).toBe(2);
-    expect([isValidTraceId(first.traceId), isValidSpanId(first.serverSpanId), isValidSpanId(first.clientSpanId)]).toEqual([true, true, true]);
+    expect([
+      isValidTraceId(first.traceId),
+      isValidSpanId(first.serverSpanId),
+      isValidSpanId(first.clientSpanId),
+    ]).toEqual([true, true, true]);
   });
 });

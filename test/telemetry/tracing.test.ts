@@ -28,13 +28,21 @@ let tracing: Tracing;
 let gateway: RunningGateway;
 /** What an access log placed after the tracing observer would write: path → trace id. */
 const logged: Array<{ path: string; traceId: string | undefined }> = [];
-const logProbe: ExchangeObserver = { onFinish: (exchange) => void logged.push({ path: exchange.record.path, traceId: traceIdOf(exchange) }) };
+const logProbe: ExchangeObserver = {
+  onFinish: (exchange) => void logged.push({ path: exchange.record.path, traceId: traceIdOf(exchange) }),
+};
 
 beforeAll(async () => {
   [peer, receiver] = await Promise.all([startPeerV1({ stepMs: 20 }), startOtlpReceiver()]);
-  const { options } = tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'gw-under-test' });
+  const { options } = tracingOptionsFromEnv({
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_SERVICE_NAME: 'gw-under-test',
+  });
   tracing = createTracing(options, { serviceVersion: '9.9.9' });
-  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [tracing.observer, logProbe]);
+  gateway = await startTestGateway({ reviewer: { url: peer.url }, gone: { url: 'http://127.0.0.1:1' } }, {}, [
+    tracing.observer,
+    logProbe,
+  ]);
 });
 
 afterAll(async () => {
@@ -64,11 +72,26 @@ function agentTraceparent(since: number): string | undefined {
 }
 
 /** A JSON-RPC question through `gatewayUrl` carrying the caller's `traceparent`; the answer. */
-async function askWithTraceparent(gatewayUrl: string, traceparent: string, messageId = randomUUID(), tracestate?: string) {
+async function askWithTraceparent(
+  gatewayUrl: string,
+  traceparent: string,
+  messageId = randomUUID(),
+  tracestate?: string,
+) {
   const res = await fetch(`${gatewayUrl}/agents/reviewer/a2a/jsonrpc`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', traceparent, ...(tracestate ? { tracestate } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } } }),
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      traceparent,
+      ...(tracestate ? { tracestate } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } },
+    }),
     signal: AbortSignal.timeout(5000),
   });
   expect(res.status).toBe(200);
@@ -104,14 +127,23 @@ describe('spans over OTLP/HTTP', () => {
     const client = one(spans, 'client span', (s) => s.kind === CLIENT);
     expect(client.name).toBe('SendMessage');
     expect(client.parentSpanId).toBe(server.spanId);
-    expect(client.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'server.port': peer.port, 'gen_ai.agent.name': 'reviewer', 'http.response.status_code': 200 });
+    expect(client.attributes).toMatchObject({
+      'server.address': '127.0.0.1',
+      'server.port': peer.port,
+      'gen_ai.agent.name': 'reviewer',
+      'http.response.status_code': 200,
+    });
     expect(client.startNs >= server.startNs && client.endNs <= server.endNs).toBe(true);
 
     expect(agentTraceparent(since)).toBe(`00-${callerTrace}-${client.spanId}-01`);
   });
 
   it('a task exchange starts a trace and carries the task id and final state', async () => {
-    const client = await withDeadline(clientV1(`${gateway.url}/agents/reviewer/`, { transport: 'HTTP+JSON' }), 5000, 'card');
+    const client = await withDeadline(
+      clientV1(`${gateway.url}/agents/reviewer/`, { transport: 'HTTP+JSON' }),
+      5000,
+      'card',
+    );
     const since = peer.requests.length;
     const task = asTask(await client.sendMessage(sendRequestV1(userMessageV1('process this')), within(5000)));
     const spans = await flushed();
@@ -129,24 +161,47 @@ describe('spans over OTLP/HTTP', () => {
       'gen_ai.agent.name': 'reviewer',
     });
     // A unary answer: the state is known only when the body ends, and still becomes an event.
-    expect(server.events.map((e) => [e.name, e.attributes['a2a.task.state']])).toEqual([['a2a.task.state_change', 'TASK_STATE_COMPLETED']]);
+    expect(server.events.map((e) => [e.name, e.attributes['a2a.task.state']])).toEqual([
+      ['a2a.task.state_change', 'TASK_STATE_COMPLETED'],
+    ]);
     const clientSpan = one(spans, 'client span', (s) => s.kind === CLIENT && s.parentSpanId === server.spanId);
     expect(clientSpan.traceId).toBe(server.traceId);
     expect(agentTraceparent(since)).toBe(`00-${server.traceId}-${clientSpan.spanId}-01`);
   });
 
   it('a stream gets one span event per stream event and per state change, and ends with the stream', async () => {
-    const client = await withDeadline(clientV1(`${gateway.url}/agents/reviewer/`, { transport: 'JSONRPC' }), 5000, 'card');
-    const events = await collect(client.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)), 5000, 'stream');
+    const client = await withDeadline(
+      clientV1(`${gateway.url}/agents/reviewer/`, { transport: 'JSONRPC' }),
+      5000,
+      'card',
+    );
+    const events = await collect(
+      client.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)),
+      5000,
+      'stream',
+    );
     const taskId = events[0]?.payload?.$case === 'task' ? events[0].payload.value.id : undefined;
     expect(taskId).toBeDefined();
     const spans = await flushed();
 
-    const server = one(spans, 'stream span', (s) => s.kind === SERVER && s.name === 'SendStreamingMessage' && s.attributes['a2a.task.id'] === taskId);
-    expect(server.attributes).toMatchObject({ 'a2a.method.name': 'SendStreamingMessage', 'a2a.gateway.kind': 'task', 'a2a.task.state': 'TASK_STATE_COMPLETED', 'a2a.gateway.stream.events': 5 });
-    const streamEvents = server.events.filter((e) => e.name === 'a2a.stream.event').map((e) => e.attributes['a2a.gateway.stream.event']);
+    const server = one(
+      spans,
+      'stream span',
+      (s) => s.kind === SERVER && s.name === 'SendStreamingMessage' && s.attributes['a2a.task.id'] === taskId,
+    );
+    expect(server.attributes).toMatchObject({
+      'a2a.method.name': 'SendStreamingMessage',
+      'a2a.gateway.kind': 'task',
+      'a2a.task.state': 'TASK_STATE_COMPLETED',
+      'a2a.gateway.stream.events': 5,
+    });
+    const streamEvents = server.events
+      .filter((e) => e.name === 'a2a.stream.event')
+      .map((e) => e.attributes['a2a.gateway.stream.event']);
     expect(streamEvents.sort()).toEqual(['artifactUpdate', 'artifactUpdate', 'statusUpdate', 'statusUpdate', 'task']);
-    const states = server.events.filter((e) => e.name === 'a2a.task.state_change').map((e) => e.attributes['a2a.task.state']);
+    const states = server.events
+      .filter((e) => e.name === 'a2a.task.state_change')
+      .map((e) => e.attributes['a2a.task.state']);
     expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
     for (const e of server.events) expect(e.timeNs <= server.endNs).toBe(true);
     one(spans, 'client span', (s) => s.kind === CLIENT && s.parentSpanId === server.spanId);
@@ -163,14 +218,20 @@ describe('spans over OTLP/HTTP', () => {
     const spans = await flushed();
     const server = one(spans, 'server span', (s) => s.kind === SERVER && s.attributes['gen_ai.agent.name'] === 'gone');
     expect(server.status.code).toBe(ERROR);
-    expect(server.attributes).toMatchObject({ 'error.type': 'UPSTREAM_UNREACHABLE', 'a2a.gateway.outcome': 'upstream-error', 'http.response.status_code': 502 });
+    expect(server.attributes).toMatchObject({
+      'error.type': 'UPSTREAM_UNREACHABLE',
+      'a2a.gateway.outcome': 'upstream-error',
+      'http.response.status_code': 502,
+    });
     const client = one(spans, 'client span', (s) => s.kind === CLIENT && s.parentSpanId === server.spanId);
     expect(client.status.code).toBe(ERROR);
     expect(client.attributes['error.type']).toBe('UPSTREAM_UNREACHABLE');
   });
 
   it('gives the access log the trace id of each exchange, card requests included', async () => {
-    const card = await fetch(`${gateway.url}/agents/reviewer/.well-known/agent-card.json`, { signal: AbortSignal.timeout(5000) });
+    const card = await fetch(`${gateway.url}/agents/reviewer/.well-known/agent-card.json`, {
+      signal: AbortSignal.timeout(5000),
+    });
     expect(card.status).toBe(200);
     await card.text();
     const spans = await flushed();
@@ -178,7 +239,11 @@ describe('spans over OTLP/HTTP', () => {
     const cardSpan = one(spans, 'card span', (s) => s.traceId === cardLine.traceId);
     expect(cardSpan).toMatchObject({ name: 'AgentCard', kind: SERVER });
     const servers = spans.filter((s) => s.kind === SERVER);
-    for (const line of logged) expect(servers.map((s) => s.traceId), line.path).toContain(line.traceId);
+    for (const line of logged)
+      expect(
+        servers.map((s) => s.traceId),
+        line.path,
+      ).toContain(line.traceId);
   });
 
   it('follows an unsampled caller: nothing exported, the agent gets the gateway span id with flags 00', async () => {
@@ -205,7 +270,11 @@ describe('spans over OTLP/HTTP', () => {
 describe('spans over OTLP/HTTP protobuf (OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)', () => {
   it('exports the same spans, as application/x-protobuf', async () => {
     const protoReceiver = await startOtlpReceiver();
-    const { options } = tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: protoReceiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_SERVICE_NAME: 'gw-proto' });
+    const { options } = tracingOptionsFromEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: protoReceiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_SERVICE_NAME: 'gw-proto',
+    });
     const protoTracing = createTracing(options, { serviceVersion: '9.9.9' });
     const gw = await startTestGateway({ reviewer: { url: peer.url } }, {}, [protoTracing.observer]);
     try {
@@ -215,14 +284,24 @@ describe('spans over OTLP/HTTP protobuf (OTEL_EXPORTER_OTLP_PROTOCOL=http/protob
       await withDeadline(protoTracing.forceFlush(), 5000, 'span export');
       const spans = protoReceiver.spans.filter((s) => s.traceId === callerTrace);
       const server = one(spans, 'server span', (s) => s.kind === SERVER);
-      expect(server).toMatchObject({ name: 'SendMessage', parentSpanId: callerTrace.slice(0, 16), scope: 'a2a-gateway' });
-      expect(server.attributes).toMatchObject({ 'a2a.method.name': 'SendMessage', 'a2a.gateway.kind': 'message', 'gen_ai.agent.name': 'reviewer', 'http.response.status_code': 200 });
+      expect(server).toMatchObject({
+        name: 'SendMessage',
+        parentSpanId: callerTrace.slice(0, 16),
+        scope: 'a2a-gateway',
+      });
+      expect(server.attributes).toMatchObject({
+        'a2a.method.name': 'SendMessage',
+        'a2a.gateway.kind': 'message',
+        'gen_ai.agent.name': 'reviewer',
+        'http.response.status_code': 200,
+      });
       expect(server.resource).toMatchObject({ 'service.name': 'gw-proto', 'service.version': '9.9.9' });
       const client = one(spans, 'client span', (s) => s.kind === CLIENT);
       expect(client.parentSpanId).toBe(server.spanId);
       expect(client.startNs >= server.startNs && client.endNs <= server.endNs).toBe(true);
       expect(agentTraceparent(since)).toBe(`00-${callerTrace}-${client.spanId}-01`);
-      for (const r of protoReceiver.requests) expect(r).toMatchObject({ path: '/v1/traces', contentType: 'application/x-protobuf' });
+      for (const r of protoReceiver.requests)
+        expect(r).toMatchObject({ path: '/v1/traces', contentType: 'application/x-protobuf' });
     } finally {
       await gw.close();
       await protoTracing.shutdown();

@@ -6,7 +6,15 @@
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { Message } from '@a2a-js/sdk';
 import { TaskRuns, sleep } from '../task-runs.js';
-import { agentMessage, artifactUpdate, messageText, openingTask, statusUpdate, submittedTask, TaskState } from '../v1-events.js';
+import {
+  agentMessage,
+  artifactUpdate,
+  messageText,
+  openingTask,
+  statusUpdate,
+  submittedTask,
+  TaskState,
+} from '../v1-events.js';
 import { cancelVia, demoCard, skill, type DemoAgent } from './common.js';
 import { DIFF_MEDIA_TYPE, diffStats, findDiff, hasDiffPart, type DiffStats } from './diff.js';
 
@@ -24,8 +32,16 @@ export function codeReviewer(opts: CodeReviewerOptions = {}): DemoAgent {
       name: 'code-reviewer',
       description: 'Reviews unified diffs (send them as text/x-diff) and answers code questions.',
       skills: [
-        skill('review-diff', 'Review a diff', 'Reviews a unified diff; asks which focus you want first.', ['diff --git a/x.ts b/x.ts ...'], [DIFF_MEDIA_TYPE, 'text/plain']),
-        skill('answer-question', 'Answer a question', "Answers questions that end in '?'.", ['Is it safe to cache agent cards?']),
+        skill(
+          'review-diff',
+          'Review a diff',
+          'Reviews a unified diff; asks which focus you want first.',
+          ['diff --git a/x.ts b/x.ts ...'],
+          [DIFF_MEDIA_TYPE, 'text/plain'],
+        ),
+        skill('answer-question', 'Answer a question', "Answers questions that end in '?'.", [
+          'Is it safe to cache agent cards?',
+        ]),
       ],
     }),
     executor,
@@ -42,9 +58,10 @@ export class CodeReviewerExecutor implements AgentExecutor {
     const diff = findDiff(ctx.userMessage);
     if (diff !== undefined) return this.intake(ctx, bus, diffStats(diff));
     const text = messageText(ctx.userMessage).trim();
-    const reply = text.endsWith('?') && !hasDiffPart(ctx.userMessage)
-      ? answer(text)
-      : "I review unified diffs (send one as text/x-diff) and answer questions ending in '?'.";
+    const reply =
+      text.endsWith('?') && !hasDiffPart(ctx.userMessage)
+        ? answer(text)
+        : "I review unified diffs (send one as text/x-diff) and answer questions ending in '?'.";
     bus.publish(AgentEvent.message(agentMessage(reply, ctx.contextId)));
   };
 
@@ -56,7 +73,9 @@ export class CodeReviewerExecutor implements AgentExecutor {
     const signal = this.runs.start(taskId, contextId);
     try {
       bus.publish(submittedTask(ctx));
-      bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_WORKING, `Reading the diff: ${summary(stats)}.`));
+      bus.publish(
+        statusUpdate(taskId, contextId, TaskState.TASK_STATE_WORKING, `Reading the diff: ${summary(stats)}.`),
+      );
       if (!(await sleep(this.stepMs, signal))) return;
       bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, FOLLOW_UP_QUESTION));
     } finally {
@@ -85,7 +104,14 @@ export class CodeReviewerExecutor implements AgentExecutor {
           lastChunk: true,
         }),
       );
-      bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_COMPLETED, `Review complete: ${findings.length} findings.`));
+      bus.publish(
+        statusUpdate(
+          taskId,
+          contextId,
+          TaskState.TASK_STATE_COMPLETED,
+          `Review complete: ${findings.length} findings.`,
+        ),
+      );
     } finally {
       this.runs.finish(taskId);
     }
@@ -111,7 +137,11 @@ const STYLE = [
   'Names follow the surrounding code; consider a comment saying why, not what.',
   'Keep the new function small: one job, early returns.',
 ];
-const FINDINGS: Record<Focus, string[]> = { security: SECURITY, style: STYLE, 'security and style': [...SECURITY, ...STYLE] };
+const FINDINGS: Record<Focus, string[]> = {
+  security: SECURITY,
+  style: STYLE,
+  'security and style': [...SECURITY, ...STYLE],
+};
 
 function reviewText(focus: Focus, stats: DiffStats, findings: string[]): string {
   return [
@@ -144,8 +174,10 @@ function originalDiff(history: Message[]): string | undefined {
 function answer(question: string): string {
   const q = question.toLowerCase();
   if (q.includes('cach') && q.includes('card')) {
-    return 'Yes, within reason: agent cards are public and come with Cache-Control and an ETag. ' +
-      'Honour max-age, revalidate with If-None-Match, and keep one entry per A2A-Version (the SDK sends Vary: A2A-Version).';
+    return (
+      'Yes, within reason: agent cards are public and come with Cache-Control and an ETag. ' +
+      'Honour max-age, revalidate with If-None-Match, and keep one entry per A2A-Version (the SDK sends Vary: A2A-Version).'
+    );
   }
   return `Good question. Short answer to "${question}": it depends on the code; send me the diff (text/x-diff) and I will review it.`;
 }

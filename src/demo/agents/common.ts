@@ -39,6 +39,21 @@ export function demoCard(fields: Pick<CardTemplate, 'name' | 'description' | 'sk
 }
 
 /** A skill entry with the proto's required-but-empty fields filled. */
-export function skill(id: string, name: string, description: string, examples: string[], inputModes: string[] = ['text/plain']): CardTemplate['skills'][number] {
-  return { id, name, description, tags: ['demo'], examples, inputModes, outputModes: ['text/plain'], securityRequirements: [] };
+export function skill(
+  id: string,
+  name: string,
+  description: string,
+  examples: string[],
+  inputModes: string[] = ['text/plain'],
+): CardTemplate['skills'][number] {
+  return {
+    id,
+    name,
+    description,
+    tags: ['demo'],
+    examples,
+    inputModes,
+    outputModes: ['text/plain'],
+    securityRequirements: [],
+  };
 }

@@ -14,7 +14,13 @@ export interface DeployerOptions {
   progressEveryMs?: number;
 }
 
-const PHASES = ['building image', 'pushing image', 'migrating database', 'rolling out', 'running health checks'] as const;
+const PHASES = [
+  'building image',
+  'pushing image',
+  'migrating database',
+  'rolling out',
+  'running health checks',
+] as const;
 
 export function deployer(opts: DeployerOptions = {}): DemoAgent {
   const executor = new DeployerExecutor(opts.durationMs ?? 75_000, opts.progressEveryMs ?? 5_000);
@@ -22,7 +28,9 @@ export function deployer(opts: DeployerOptions = {}): DemoAgent {
     card: demoCard({
       name: 'deployer',
       description: 'Deploys a service; takes over a minute and reports progress as it goes.',
-      skills: [skill('deploy', 'Deploy', 'Long-running deployment with periodic progress updates.', ['deploy api to staging'])],
+      skills: [
+        skill('deploy', 'Deploy', 'Long-running deployment with periodic progress updates.', ['deploy api to staging']),
+      ],
     }),
     executor,
     stop: () => executor.runs.abortAll(),
@@ -52,7 +60,9 @@ export class DeployerExecutor implements AgentExecutor {
         if (tick === ticks) break;
         const percent = Math.round((tick / ticks) * 100);
         const phase = PHASES[Math.min(PHASES.length - 1, Math.floor((tick / ticks) * PHASES.length))];
-        bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_WORKING, `Deploy progress: ${percent}% (${phase})`));
+        bus.publish(
+          statusUpdate(taskId, contextId, TaskState.TASK_STATE_WORKING, `Deploy progress: ${percent}% (${phase})`),
+        );
       }
       const seconds = Math.round(this.durationMs / 1000);
       bus.publish(

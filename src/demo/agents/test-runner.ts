@@ -32,7 +32,12 @@ export function testRunner(opts: TestRunnerOptions = {}): DemoAgent {
     card: demoCard({
       name: 'test-runner',
       description: 'Runs the test suite and streams the log as it goes.',
-      skills: [skill('run-tests', 'Run tests', 'Runs the suite; the log arrives as appended artifact chunks.', ['run the tests', 'run tests/test_gateway.py'])],
+      skills: [
+        skill('run-tests', 'Run tests', 'Runs the suite; the log arrives as appended artifact chunks.', [
+          'run the tests',
+          'run tests/test_gateway.py',
+        ]),
+      ],
     }),
     executor,
     stop: () => executor.runs.abortAll(),
@@ -52,20 +57,35 @@ export class TestRunnerExecutor implements AgentExecutor {
     // One pause before each test result and one before the summary line.
     const pause = this.durationMs / (TEST_NAMES.length + 1);
     const log = (text: string, more: { append?: boolean; lastChunk?: boolean } = {}): void =>
-      bus.publish(artifactUpdate(taskId, contextId, { artifactId: `log-${taskId.slice(0, 8)}`, name: 'pytest.log', description: 'test session log', text, ...more }));
+      bus.publish(
+        artifactUpdate(taskId, contextId, {
+          artifactId: `log-${taskId.slice(0, 8)}`,
+          name: 'pytest.log',
+          description: 'test session log',
+          text,
+          ...more,
+        }),
+      );
     try {
       bus.publish(openingTask(ctx));
       const target = messageText(ctx.userMessage).trim() || 'the suite';
       bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_WORKING, `Running ${target}...`));
-      log(`============================= test session starts ==============================\ncollected ${TEST_NAMES.length} items\n`);
+      log(
+        `============================= test session starts ==============================\ncollected ${TEST_NAMES.length} items\n`,
+      );
       for (const name of TEST_NAMES) {
         if (!(await sleep(pause, signal))) return;
         log(`tests/test_gateway.py::${name} PASSED\n`, { append: true });
       }
       if (!(await sleep(pause, signal))) return;
       const seconds = ((Date.now() - started) / 1000).toFixed(2);
-      log(`============================== ${TEST_NAMES.length} passed in ${seconds}s ==============================\n`, { append: true, lastChunk: true });
-      bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_COMPLETED, `${TEST_NAMES.length} passed in ${seconds}s`));
+      log(
+        `============================== ${TEST_NAMES.length} passed in ${seconds}s ==============================\n`,
+        { append: true, lastChunk: true },
+      );
+      bus.publish(
+        statusUpdate(taskId, contextId, TaskState.TASK_STATE_COMPLETED, `${TEST_NAMES.length} passed in ${seconds}s`),
+      );
     } finally {
       this.runs.finish(taskId);
     }

@@ -44,16 +44,28 @@ function anyValue(buf: Buffer): unknown {
   const f = fields(buf)[0];
   if (!f) return undefined;
   switch (f.no) {
-    case 1: return f.bytes!.toString('utf8');
-    case 2: return f.varint === 1n;
-    case 3: return Number(BigInt.asIntN(64, f.varint!));
-    case 4: return f.fixed64!.readDoubleLE(0);
-    case 5: return all(fields(f.bytes!), 1).map((v) => anyValue(v.bytes!));
-    default: return undefined;
+    case 1:
+      return f.bytes!.toString('utf8');
+    case 2:
+      return f.varint === 1n;
+    case 3:
+      return Number(BigInt.asIntN(64, f.varint!));
+    case 4:
+      return f.fixed64!.readDoubleLE(0);
+    case 5:
+      return all(fields(f.bytes!), 1).map((v) => anyValue(v.bytes!));
+    default:
+      return undefined;
   }
 }
 
-const attributes = (list: Field[]) => Object.fromEntries(list.map((kv) => { const f = fields(kv.bytes!); return [str(f, 1), anyValue(all(f, 2)[0]?.bytes ?? Buffer.alloc(0))]; }));
+const attributes = (list: Field[]) =>
+  Object.fromEntries(
+    list.map((kv) => {
+      const f = fields(kv.bytes!);
+      return [str(f, 1), anyValue(all(f, 2)[0]?.bytes ?? Buffer.alloc(0))];
+    }),
+  );
 
 export function spansFromProtobuf(body: Buffer): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
@@ -75,7 +87,10 @@ export function spansFromProtobuf(body: Buffer): ReceivedSpan[] {
           startNs: nanos(s, 7),
           endNs: nanos(s, 8),
           attributes: attributes(all(s, 9)),
-          events: all(s, 11).map((e) => { const ef = fields(e.bytes!); return { name: str(ef, 2) ?? '', timeNs: nanos(ef, 1), attributes: attributes(all(ef, 3)) }; }),
+          events: all(s, 11).map((e) => {
+            const ef = fields(e.bytes!);
+            return { name: str(ef, 2) ?? '', timeNs: nanos(ef, 1), attributes: attributes(all(ef, 3)) };
+          }),
           status: { code: num(status, 3), message: str(status, 2) },
           resource,
           scope,

@@ -28,11 +28,21 @@ export interface OtlpReceiver {
   readonly url: string;
   readonly spans: ReceivedSpan[];
   /** Requests seen: path, content type, and headers. */
-  readonly requests: Array<{ path: string; contentType: string | undefined; headers: Record<string, string | string[] | undefined> }>;
+  readonly requests: Array<{
+    path: string;
+    contentType: string | undefined;
+    headers: Record<string, string | string[] | undefined>;
+  }>;
   close(): Promise<void>;
 }
 
-type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+  arrayValue?: { values?: AnyValue[] };
+};
 type KeyValue = { key: string; value: AnyValue };
 
 function value(v: AnyValue): unknown {
@@ -55,7 +65,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('end', () => {
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers });
       const type = req.headers['content-type'] ?? '';
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(type.startsWith('application/json') || type.startsWith('application/x-protobuf'))) {
+      if (
+        req.method !== 'POST' ||
+        req.url !== '/v1/traces' ||
+        !(type.startsWith('application/json') || type.startsWith('application/x-protobuf'))
+      ) {
         res.writeHead(415).end();
         return;
       }
@@ -77,7 +91,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               startNs: BigInt(s.startTimeUnixNano),
               endNs: BigInt(s.endTimeUnixNano),
               attributes: attrs(s.attributes),
-              events: (s.events ?? []).map((e: any) => ({ name: e.name, timeNs: BigInt(e.timeUnixNano), attributes: attrs(e.attributes) })),
+              events: (s.events ?? []).map((e: any) => ({
+                name: e.name,
+                timeNs: BigInt(e.timeUnixNano),
+                attributes: attrs(e.attributes),
+              })),
               status: { code: s.status?.code ?? 0, message: s.status?.message },
               resource: attrs(rs.resource?.attributes),
               scope: ss.scope?.name ?? '',

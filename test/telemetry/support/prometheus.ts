@@ -14,7 +14,10 @@ const PROMTOOL = process.env.PROMTOOL_BIN ?? '/usr/bin/promtool';
 
 export function requireBinaries(): void {
   for (const bin of [PROMETHEUS, PROMTOOL]) {
-    if (!existsSync(bin)) throw new Error(`${bin} not found: install the Debian package "prometheus" (.ci/run does) or set PROMETHEUS_BIN / PROMTOOL_BIN`);
+    if (!existsSync(bin))
+      throw new Error(
+        `${bin} not found: install the Debian package "prometheus" (.ci/run does) or set PROMETHEUS_BIN / PROMTOOL_BIN`,
+      );
   }
 }
 
@@ -53,7 +56,12 @@ export async function startPrometheus(opts: { targets: string[]; ruleFiles?: str
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     PROMETHEUS,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -66,7 +74,13 @@ export async function startPrometheus(opts: { targets: string[]; ruleFiles?: str
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(async () => (await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined))?.ok === true, 20_000, 'prometheus ready', () => stderr);
+    await waitFor(
+      async () =>
+        (await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined))?.ok === true,
+      20_000,
+      'prometheus ready',
+      () => stderr,
+    );
   } catch (err) {
     await close();
     throw err;
@@ -74,7 +88,11 @@ export async function startPrometheus(opts: { targets: string[]; ruleFiles?: str
   return {
     url,
     async query(expr) {
-      const res = await fetch(`${url}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: expr }), signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${url}/api/v1/query`, {
+        method: 'POST',
+        body: new URLSearchParams({ query: expr }),
+        signal: AbortSignal.timeout(5000),
+      });
       return (await res.json()) as QueryResult;
     },
     close,
@@ -82,7 +100,12 @@ export async function startPrometheus(opts: { targets: string[]; ruleFiles?: str
 }
 
 /** Polls `probe` every 200 ms until it is true; rejects after `ms`. */
-export async function waitFor(probe: () => Promise<boolean>, ms: number, what: string, detail: () => string = () => ''): Promise<void> {
+export async function waitFor(
+  probe: () => Promise<boolean>,
+  ms: number,
+  what: string,
+  detail: () => string = () => '',
+): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     if (await probe()) return;

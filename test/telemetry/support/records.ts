@@ -24,5 +24,9 @@ export function facts(partial: Partial<A2AFacts> = {}): A2AFacts {
 
 /** Only what observers read: the record, the state map and the request headers. */
 export function fakeExchange(rec: ExchangeRecord, headers: Record<string, string> = {}): Exchange {
-  return { record: rec, state: new Map(), req: { headers, url: `/agents/${rec.agent}${rec.path}` } } as unknown as Exchange;
+  return {
+    record: rec,
+    state: new Map(),
+    req: { headers, url: `/agents/${rec.agent}${rec.path}` },
+  } as unknown as Exchange;
 }

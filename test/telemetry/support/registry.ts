@@ -11,14 +11,25 @@ export async function samples(registry: Registry, prefix = 'a2a_'): Promise<Samp
   const out: Sample[] = [];
   for (const metric of await registry.getMetricsAsJSON()) {
     if (!metric.name.startsWith(prefix)) continue;
-    for (const v of metric.values) out.push({ name: (v as { metricName?: string }).metricName ?? metric.name, labels: v.labels as Sample['labels'], value: v.value });
+    for (const v of metric.values)
+      out.push({
+        name: (v as { metricName?: string }).metricName ?? metric.name,
+        labels: v.labels as Sample['labels'],
+        value: v.value,
+      });
   }
   return out;
 }
 
 /** The value of the one sample of `name` whose labels include `labels` (undefined if none). */
-export async function valueOf(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
-  const hits = (await samples(registry)).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => String(s.labels[k]) === v));
+export async function valueOf(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  const hits = (await samples(registry)).filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => String(s.labels[k]) === v),
+  );
   if (hits.length > 1) throw new Error(`${hits.length} series of ${name} match ${JSON.stringify(labels)}`);
   return hits[0]?.value;
 }

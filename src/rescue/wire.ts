@@ -1,5 +1,5 @@
 /**
- * The A2A wire shapes the blocking upgrade reads and writes (pure). A blocking SendMessage is
+ * The A2A wire shapes the timeout rescue reads and writes (pure). A blocking SendMessage is
  * recognised, turned into a non-blocking one, followed with GetTask / SubscribeToTask in the
  * caller's own binding and version, and answered with the caller's envelope holding the final
  * Task. Shapes: wire-reference §1.1 (JSON-RPC), §1.2 (REST), §2.4 (SendMessageResponse),
@@ -29,7 +29,12 @@ const SEND_METHODS: Record<string, '1.0' | '0.3'> = { SendMessage: '1.0', 'messa
  * The request, if it is a blocking SendMessage: 1.0 `returnImmediately` absent or false, 0.3
  * `blocking` absent or true (wire-reference §5.1, §6.3). Anything else: undefined.
  */
-export function parseBlockingSend(method: string, path: string, body: Buffer, headerVersion: '1.0' | '0.3'): BlockingSend | undefined {
+export function parseBlockingSend(
+  method: string,
+  path: string,
+  body: Buffer,
+  headerVersion: '1.0' | '0.3',
+): BlockingSend | undefined {
   if (method !== 'POST' || body.length === 0) return undefined;
   let doc: unknown;
   try {
@@ -62,7 +67,11 @@ export function parseBlockingSend(method: string, path: string, body: Buffer, he
   const id = doc['id'];
   const historyLength = typeof config['historyLength'] === 'number' ? config['historyLength'] : undefined;
   const tenant = typeof params['tenant'] === 'string' && params['tenant'] ? params['tenant'] : undefined;
-  const message = isObject(params['message']) ? params['message'] : isObject(params['request']) ? params['request'] : {};
+  const message = isObject(params['message'])
+    ? params['message']
+    : isObject(params['request'])
+      ? params['request']
+      : {};
   return {
     followUp: typeof message['taskId'] === 'string' && message['taskId'] !== '',
     binding,
@@ -120,10 +129,17 @@ export function getTaskCall(send: BlockingSend, taskId: string): UpstreamCall {
     if (historyLength !== undefined) params['historyLength'] = historyLength;
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
     const method = send.version === '1.0' ? 'GetTask' : 'tasks/get';
-    return { method: 'POST', path: send.path, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })) };
+    return {
+      method: 'POST',
+      path: send.path,
+      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })),
+    };
   }
   const query = historyLength !== undefined ? `?historyLength=${historyLength}` : '';
-  return { method: 'GET', path: `${send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}`)}${query}` };
+  return {
+    method: 'GET',
+    path: `${send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}`)}${query}`,
+  };
 }
 
 /** SubscribeToTask (0.3 tasks/resubscribe); REST uses POST as spec §11.3.2 says (GET is the fallback). */
@@ -132,13 +148,27 @@ export function subscribeCall(send: BlockingSend, taskId: string, verb: 'GET' | 
     const params: Json = { id: taskId };
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
     const method = send.version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe';
-    return { method: 'POST', path: send.path, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })) };
+    return {
+      method: 'POST',
+      path: send.path,
+      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })),
+    };
   }
-  return { method: verb, path: send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}:subscribe`), ...(verb === 'POST' ? { body: Buffer.from('{}') } : {}) };
+  return {
+    method: verb,
+    path: send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}:subscribe`),
+    ...(verb === 'POST' ? { body: Buffer.from('{}') } : {}),
+  };
 }
 
 export type SendResult =
-  | { readonly kind: 'task'; readonly task: Json; readonly taskId: string; readonly state: TaskState | undefined; readonly timestamp?: string }
+  | {
+      readonly kind: 'task';
+      readonly task: Json;
+      readonly taskId: string;
+      readonly state: TaskState | undefined;
+      readonly timestamp?: string;
+    }
   | { readonly kind: 'message' }
   | { readonly kind: 'error' }
   | { readonly kind: 'other' };
@@ -147,7 +177,13 @@ function taskResult(task: unknown): SendResult {
   if (!isObject(task) || typeof task['id'] !== 'string') return { kind: 'other' };
   const status = isObject(task['status']) ? task['status'] : {};
   const timestamp = typeof status['timestamp'] === 'string' ? status['timestamp'] : undefined;
-  return { kind: 'task', task, taskId: task['id'], state: normaliseTaskState(status['state']), ...(timestamp ? { timestamp } : {}) };
+  return {
+    kind: 'task',
+    task,
+    taskId: task['id'],
+    state: normaliseTaskState(status['state']),
+    ...(timestamp ? { timestamp } : {}),
+  };
 }
 
 /** What a SendMessage response holds (1.0 `{task}`/`{message}` wrapper, 0.3 JSON-RPC `kind`). */
@@ -157,7 +193,12 @@ export function readSendResponse(send: BlockingSend, doc: unknown): SendResult {
     if ('error' in doc) return { kind: 'error' };
     const result = doc['result'];
     if (!isObject(result)) return { kind: 'other' };
-    if (send.version === '0.3' && 'kind' in result) return result['kind'] === 'task' ? taskResult(result) : result['kind'] === 'message' ? { kind: 'message' } : { kind: 'other' };
+    if (send.version === '0.3' && 'kind' in result)
+      return result['kind'] === 'task'
+        ? taskResult(result)
+        : result['kind'] === 'message'
+          ? { kind: 'message' }
+          : { kind: 'other' };
     if ('task' in result) return taskResult(result['task']);
     if ('message' in result || 'msg' in result) return { kind: 'message' };
     return { kind: 'other' };
@@ -176,7 +217,10 @@ export function readGetTaskResponse(send: BlockingSend, doc: unknown): SendResul
 }
 
 /** The task id and state a stream event carries, if any (1.0 StreamResponse keys, 0.3 `kind`). */
-export function readStreamEvent(send: BlockingSend, doc: unknown): { taskId?: string; state?: TaskState; timestamp?: string; task?: Json; error?: true; message?: true } {
+export function readStreamEvent(
+  send: BlockingSend,
+  doc: unknown,
+): { taskId?: string; state?: TaskState; timestamp?: string; task?: Json; error?: true; message?: true } {
   if (!isObject(doc)) return {};
   if ('error' in doc) return { error: true };
   const payload = send.binding === 'jsonrpc' ? doc['result'] : doc;
@@ -193,9 +237,17 @@ export function readStreamEvent(send: BlockingSend, doc: unknown): { taskId?: st
   if (kind === 'message' || kind === 'msg') return { message: true };
   const taskId = kind === 'task' ? body['id'] : body['taskId'];
   const status = isObject(body['status']) ? body['status'] : undefined;
-  const state = kind === 'task' || kind === 'statusUpdate' || kind === 'status-update' ? normaliseTaskState(status?.['state']) : undefined;
+  const state =
+    kind === 'task' || kind === 'statusUpdate' || kind === 'status-update'
+      ? normaliseTaskState(status?.['state'])
+      : undefined;
   const timestamp = typeof status?.['timestamp'] === 'string' ? status['timestamp'] : undefined;
-  return { ...(typeof taskId === 'string' ? { taskId } : {}), ...(state ? { state } : {}), ...(state && timestamp ? { timestamp } : {}), ...(kind === 'task' ? { task: body } : {}) };
+  return {
+    ...(typeof taskId === 'string' ? { taskId } : {}),
+    ...(state ? { state } : {}),
+    ...(state && timestamp ? { timestamp } : {}),
+    ...(kind === 'task' ? { task: body } : {}),
+  };
 }
 
 /** The caller's SendMessage envelope (as the agent first answered it) with `task` in place. */

@@ -1,5 +1,5 @@
 /**
- * The upstream calls the blocking upgrade makes on the caller's behalf: same pool, same headers
+ * The upstream calls the timeout rescue makes on the caller's behalf: same pool, same headers
  * (auth, A2A-Version, extensions, trace context), each abortable by the client leaving or the
  * deadline passing.
  */
@@ -33,8 +33,19 @@ export function headersFor(base: readonly string[], call: UpstreamCall, accept?:
   return out;
 }
 
-export async function callJson(upstream: Upstream, call: UpstreamCall, headers: string[], signal: AbortSignal): Promise<JsonReply> {
-  const response = await upstream.pool.request({ path: call.path, method: call.method, headers, body: call.body ?? null, signal });
+export async function callJson(
+  upstream: Upstream,
+  call: UpstreamCall,
+  headers: string[],
+  signal: AbortSignal,
+): Promise<JsonReply> {
+  const response = await upstream.pool.request({
+    path: call.path,
+    method: call.method,
+    headers,
+    body: call.body ?? null,
+    signal,
+  });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {
@@ -66,7 +77,13 @@ export async function followEvents(
   signal: AbortSignal,
   onEvent: (doc: unknown) => boolean,
 ): Promise<{ status: number; stoppedEarly: boolean; notStream?: JsonReply }> {
-  const response = await upstream.pool.request({ path: call.path, method: call.method, headers, body: call.body ?? null, signal });
+  const response = await upstream.pool.request({
+    path: call.path,
+    method: call.method,
+    headers,
+    body: call.body ?? null,
+    signal,
+  });
   const type = String(response.headers['content-type'] ?? '');
   if (!type.startsWith('text/event-stream')) {
     const body = Buffer.from(await response.body.arrayBuffer());
@@ -76,7 +93,11 @@ export async function followEvents(
     } catch {
       doc = undefined;
     }
-    return { status: response.statusCode, stoppedEarly: false, notStream: { status: response.statusCode, headers: clientResponseHeaders(response.headers), body, doc } };
+    return {
+      status: response.statusCode,
+      stoppedEarly: false,
+      notStream: { status: response.statusCode, headers: clientResponseHeaders(response.headers), body, doc },
+    };
   }
   let stop = false;
   const decoder = createSseDecoder({

@@ -13,7 +13,10 @@ export class SettleWatch {
   private stale: { state: TaskState; timestamp: string | undefined } | undefined;
   private first = true;
 
-  constructor(private readonly version: '1.0' | '0.3', private readonly followUp: boolean) {}
+  constructor(
+    private readonly version: '1.0' | '0.3',
+    private readonly followUp: boolean,
+  ) {}
 
   /** Feeds one observation of the task; true when it is settled. */
   observe(state: TaskState | undefined, timestamp?: string): boolean {

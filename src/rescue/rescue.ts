@@ -1,8 +1,8 @@
 /**
- * Timeout rescue (README "Blocking upgrade"). A blocking SendMessage holds the HTTP request open
+ * Timeout rescue (README "Timeout rescue"). A blocking SendMessage holds the HTTP request open
  * until the task is terminal or interrupted, with no time limit in the spec (wire-reference §5.1);
  * clients and load balancers give up first and never learn the task id (field notes item 1).
- * For agents with `upgradeBlocking.enabled`, the gateway instead:
+ * For agents with `timeoutRescue.enabled`, the gateway instead:
  *   1. sends it with returnImmediately (0.3: blocking false) — or as SendStreamingMessage,
  *   2. answers at once what needs no waiting (a Message, an error, a settled task), exactly as sent,
  *   3. else waits server-side (SubscribeToTask, or GetTask polls) until the task settles or the
@@ -20,15 +20,25 @@ import { sendGatewayError } from '../proxy/error-response.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { AgentConfig } from '../config/schema.js';
 import { callJson, followEvents, headersFor, type JsonReply } from './calls.js';
-import { getTaskCall, nonBlockingBody, readGetTaskResponse, readSendResponse, readStreamEvent, streamingRequest, subscribeCall, withTask, type BlockingSend } from './wire.js';
+import {
+  getTaskCall,
+  nonBlockingBody,
+  readGetTaskResponse,
+  readSendResponse,
+  readStreamEvent,
+  streamingRequest,
+  subscribeCall,
+  withTask,
+  type BlockingSend,
+} from './wire.js';
 
-export type UpgradeStrategy = 'stream' | 'subscribe' | 'poll';
-export type UpgradeOutcome = 'settled' | 'deadline' | 'message' | 'error' | 'client-gone' | 'agent-blocked';
+export type RescueStrategy = 'stream' | 'subscribe' | 'poll';
+export type RescueOutcome = 'settled' | 'deadline' | 'message' | 'error' | 'client-gone' | 'agent-blocked';
 
-/** What the upgrade did, on the exchange record (metrics and the access log read it). */
-export interface UpgradeFacts {
-  strategy: UpgradeStrategy;
-  outcome?: UpgradeOutcome;
+/** What the rescue did, on the exchange record (metrics and the access log read it). */
+export interface RescueFacts {
+  strategy: RescueStrategy;
+  outcome?: RescueOutcome;
   /** The task the client's message created or continued — kept even if the client left. */
   taskId?: string;
   /** Upstream GetTask polls made while waiting. */
@@ -37,15 +47,15 @@ export interface UpgradeFacts {
   settleToAnswerMs?: number;
 }
 
-export const UPGRADE_HEADER = 'a2a-gateway-upgrade';
+export const RESCUE_HEADER = 'a2a-gateway-rescue';
 
-export interface UpgradeRequest {
+export interface RescueRequest {
   readonly exchange: Exchange;
   readonly send: BlockingSend;
   /** The caller's headers as forwarded upstream (auth, version, extensions, traceparent). */
   readonly headers: string[];
-  readonly policy: AgentConfig['upgradeBlocking'];
-  readonly strategy: UpgradeStrategy;
+  readonly policy: AgentConfig['timeoutRescue'];
+  readonly strategy: RescueStrategy;
   /** Epoch ms at which the client must have its answer (deadline − margin). */
   readonly answerBy: number;
   readonly errorContext: ErrorContext;
@@ -56,11 +66,11 @@ type See = (state: TaskState | undefined, timestamp?: string) => boolean;
 
 class Stop extends Error {}
 
-export async function runUpgrade(req: UpgradeRequest): Promise<void> {
+export async function runRescue(req: RescueRequest): Promise<void> {
   const { exchange, send } = req;
   const { res, upstream, record } = exchange;
-  const facts: UpgradeFacts = { strategy: req.strategy, polls: 0 };
-  record.upgrade = facts;
+  const facts: RescueFacts = { strategy: req.strategy, polls: 0 };
+  record.rescue = facts;
 
   // Two reasons to stop waiting: the client left (stop everything), the deadline came (answer).
   const clientGone = new AbortController();
@@ -78,12 +88,13 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
     return settledAt !== undefined;
   };
 
-  const reply = (status: number, headers: string[], body: Buffer, upgrade?: 'settled' | 'deadline') => {
+  const reply = (status: number, headers: string[], body: Buffer, rescue?: 'settled' | 'deadline') => {
     if (clientGone.signal.aborted || res.headersSent) return;
     const out: string[] = [];
-    for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);
+    for (let i = 0; i < headers.length; i += 2)
+      if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);
     out.push('content-length', String(body.length));
-    if (upgrade) out.push(UPGRADE_HEADER, upgrade);
+    if (rescue) out.push(RESCUE_HEADER, rescue);
     const asObject: Record<string, string> = {};
     for (let i = 0; i < out.length; i += 2) asObject[out[i]!.toLowerCase()] = out[i + 1]!;
     record.status = status;
@@ -111,7 +122,10 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
         facts.outcome = streamed.outcome;
         return reply(streamed.reply.status, streamed.reply.headers, streamed.reply.body);
       }
-      if (streamed.kind === 'none') throw new GatewayError('UPSTREAM_INVALID', `agent "${upstream.name}" ended the stream without naming a task`, { agent: upstream.name });
+      if (streamed.kind === 'none')
+        throw new GatewayError('UPSTREAM_INVALID', `agent "${upstream.name}" ended the stream without naming a task`, {
+          agent: upstream.name,
+        });
       ({ taskId, task: latest } = streamed);
       envelope = { status: 200, headers: ['content-type', contentTypeFor(send)], doc: envelopeFor(send) };
     } else {
@@ -123,8 +137,18 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
         if (deadline.signal.aborted && !clientGone.signal.aborted) {
           // The agent ignored returnImmediately and is still working on the send.
           facts.outcome = 'agent-blocked';
-          record.findings.push({ rule: 'a2a.return-immediately-ignored', count: 1, detail: 'no answer to a returnImmediately send before the client deadline' });
-          return fail(new GatewayError('UPSTREAM_TIMEOUT', `agent "${upstream.name}" ignored returnImmediately and did not answer before the client's deadline; the task id is unknown`, { agent: upstream.name, cause: 'RETURN_IMMEDIATELY_IGNORED' }));
+          record.findings.push({
+            rule: 'a2a.return-immediately-ignored',
+            count: 1,
+            detail: 'no answer to a returnImmediately send before the client deadline',
+          });
+          return fail(
+            new GatewayError(
+              'UPSTREAM_TIMEOUT',
+              `agent "${upstream.name}" ignored returnImmediately and did not answer before the client's deadline; the task id is unknown`,
+              { agent: upstream.name, cause: 'RETURN_IMMEDIATELY_IGNORED' },
+            ),
+          );
         }
         throw err;
       }
@@ -167,7 +191,11 @@ export async function runUpgrade(req: UpgradeRequest): Promise<void> {
     if (!latest) {
       // Only a status event named the task and GetTask does not know it: the gateway does not
       // make a Task up (it answers with the agent's own), so it says what happened instead.
-      throw new GatewayError('UPSTREAM_INVALID', `agent "${upstream.name}" reported task ${taskId} but GetTask does not return it`, { agent: upstream.name, taskId });
+      throw new GatewayError(
+        'UPSTREAM_INVALID',
+        `agent "${upstream.name}" reported task ${taskId} but GetTask does not return it`,
+        { agent: upstream.name, taskId },
+      );
     }
     const outcome = settledAt !== undefined ? 'settled' : 'deadline';
     facts.outcome = outcome;
@@ -206,24 +234,44 @@ type Streamed =
  * A stream that turns out to carry a Message, or an error, is answered as the SendMessage
  * response the caller asked for: the same payload in the SendMessage envelope.
  */
-async function sendStreaming(req: UpgradeRequest, signal: AbortSignal, see: See): Promise<Streamed> {
+async function sendStreaming(req: RescueRequest, signal: AbortSignal, see: See): Promise<Streamed> {
   const { send } = req;
   const { path, body } = streamingRequest(send);
   const call = { method: 'POST' as const, path, body };
   let found: Streamed = { kind: 'none' };
   try {
-    const { notStream } = await followEvents(req.exchange.upstream, call, headersFor(req.headers, call, 'text/event-stream'), signal, (doc) => {
-      const event = readStreamEvent(send, doc);
-      if (found.kind === 'none' && (event.message || event.error)) {
-        const payload = Buffer.from(JSON.stringify(doc));
-        const status = event.error && send.binding === 'rest' ? restErrorStatus(doc) : 200;
-        found = { kind: 'reply', outcome: event.message ? 'message' : 'error', reply: { status, headers: ['content-type', contentTypeFor(send)], body: event.message ? messageEnvelope(send, doc) : payload, doc } };
-        return true;
-      }
-      if (found.kind === 'none' && event.taskId) found = { kind: 'task', taskId: event.taskId, task: event.task };
-      return found.kind === 'task' && see(event.state, event.timestamp);
-    });
-    if (notStream) found = { kind: 'reply', outcome: readSendResponse(send, notStream.doc).kind === 'message' ? 'message' : 'error', reply: notStream };
+    const { notStream } = await followEvents(
+      req.exchange.upstream,
+      call,
+      headersFor(req.headers, call, 'text/event-stream'),
+      signal,
+      (doc) => {
+        const event = readStreamEvent(send, doc);
+        if (found.kind === 'none' && (event.message || event.error)) {
+          const payload = Buffer.from(JSON.stringify(doc));
+          const status = event.error && send.binding === 'rest' ? restErrorStatus(doc) : 200;
+          found = {
+            kind: 'reply',
+            outcome: event.message ? 'message' : 'error',
+            reply: {
+              status,
+              headers: ['content-type', contentTypeFor(send)],
+              body: event.message ? messageEnvelope(send, doc) : payload,
+              doc,
+            },
+          };
+          return true;
+        }
+        if (found.kind === 'none' && event.taskId) found = { kind: 'task', taskId: event.taskId, task: event.task };
+        return found.kind === 'task' && see(event.state, event.timestamp);
+      },
+    );
+    if (notStream)
+      found = {
+        kind: 'reply',
+        outcome: readSendResponse(send, notStream.doc).kind === 'message' ? 'message' : 'error',
+        reply: notStream,
+      };
   } catch (err) {
     if (!signal.aborted) throw err;
   }
@@ -243,13 +291,19 @@ function restErrorStatus(doc: unknown): number {
 }
 
 /** SubscribeToTask until a settled state arrives or the stream ends. */
-async function waitBySubscription(req: UpgradeRequest, taskId: string, signal: AbortSignal, see: See): Promise<void> {
+async function waitBySubscription(req: RescueRequest, taskId: string, signal: AbortSignal, see: See): Promise<void> {
   const follow = async (verb: 'GET' | 'POST') => {
     const call = subscribeCall(req.send, taskId, verb);
-    return followEvents(req.exchange.upstream, call, headersFor(req.headers, call, 'text/event-stream'), signal, (doc) => {
-      const event = readStreamEvent(req.send, doc);
-      return see(event.state, event.timestamp);
-    });
+    return followEvents(
+      req.exchange.upstream,
+      call,
+      headersFor(req.headers, call, 'text/event-stream'),
+      signal,
+      (doc) => {
+        const event = readStreamEvent(req.send, doc);
+        return see(event.state, event.timestamp);
+      },
+    );
   };
   try {
     const { status } = await follow('POST');
@@ -262,7 +316,13 @@ async function waitBySubscription(req: UpgradeRequest, taskId: string, signal: A
 
 /** GetTask with growing intervals (and jitter) until the task settles or the wait ends; returns
  * the last task seen. */
-async function waitByPolling(req: UpgradeRequest, taskId: string, signal: AbortSignal, facts: UpgradeFacts, see: See): Promise<Record<string, unknown> | undefined> {
+async function waitByPolling(
+  req: RescueRequest,
+  taskId: string,
+  signal: AbortSignal,
+  facts: RescueFacts,
+  see: See,
+): Promise<Record<string, unknown> | undefined> {
   let interval = req.policy.pollInitial;
   let last: Record<string, unknown> | undefined;
   while (!signal.aborted) {

@@ -1,7 +1,7 @@
 /**
  * The client's deadline for a blocking send. A client may state its own in the
  * `X-A2A-Gateway-Timeout` header (`3s`, `500ms`, or a number of seconds); the gateway uses the
- * smaller of that and the agent's `upgradeBlocking.clientTimeout`, and answers `margin` before it.
+ * smaller of that and the agent's `timeoutRescue.clientTimeout`, and answers `margin` before it.
  */
 import { parseDuration } from '../config/duration.js';
 
