@@ -9,7 +9,8 @@ import { createUpstream, type Upstream } from './transport/upstream.js';
 import { CardCache } from './cards/cache.js';
 import { CardRegistry } from './cards/registry.js';
 import { createAgentPipeline } from './proxy/pipeline.js';
-import type { Exchange, ExchangeObserver } from './proxy/exchange.js';
+import { ObserverSet, type Exchange, type ExchangeObserver } from './exchange/exchange.js';
+import { observerFailureLog } from './exchange/observer-failures.js';
 import { PeerTrust } from './proxy/public-url.js';
 import { createControlApp } from './control/app.js';
 import { createGatewayServer } from './server.js';
@@ -67,13 +68,16 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   for (const warning of telemetry.warnings) log.warn(warning);
   // Observers run in this order: inspection fills the record; telemetry (traces, then metrics)
   // reads it; the access log comes last so it can carry the trace id.
-  const observers: ExchangeObserver[] = [
-    ...(config.inspection.enabled ? [createInspector({ maxBytes: config.inspection.maxBytes, tracker })] : []),
-    ...telemetry.observers,
-    ...(options.observers ?? []),
-    recent.observer,
-    ...(config.log.access ? [accessLog(log)] : []),
-  ];
+  const observers = new ObserverSet(
+    [
+      ...(config.inspection.enabled ? [createInspector({ maxBytes: config.inspection.maxBytes, tracker })] : []),
+      ...telemetry.observers,
+      ...(options.observers ?? []),
+      recent.observer,
+      ...(config.log.access ? [accessLog(log)] : []),
+    ],
+    observerFailureLog(log),
+  );
   let draining = false;
   const isDraining = () => draining;
 

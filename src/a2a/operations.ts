@@ -6,8 +6,11 @@
  * operation breaks the build where it is not handled (design principle 4).
  */
 
-export type Binding = 'jsonrpc' | 'rest';
-export type ProtocolVersion = '1.0' | '0.3';
+export const BINDINGS = ['jsonrpc', 'rest'] as const;
+export type Binding = (typeof BINDINGS)[number];
+
+export const PROTOCOL_VERSIONS = ['1.0', '0.3'] as const;
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 export const OPERATIONS = [
   'SendMessage',
@@ -60,11 +63,6 @@ export function operationForJsonRpcMethod(
   return JSONRPC_METHODS.get(method);
 }
 
-/** Every JSON-RPC method name we know, for docs and tests. */
-export function knownJsonRpcMethods(): string[] {
-  return [...JSONRPC_METHODS.keys()];
-}
-
 /**
  * Operations answered with `text/event-stream` (§3.1.2, §3.1.6; wire-ref §1.1, §1.2).
  * Agents may still answer them with a plain JSON error (capture
@@ -93,6 +91,3 @@ export function isStreamingOperation(op: Operation): boolean {
     }
   }
 }
-
-export { normaliseTaskState, isTerminal, isInterrupted, TASK_STATES } from './task-state.js';
-export type { TaskState } from './task-state.js';

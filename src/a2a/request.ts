@@ -80,6 +80,9 @@ export interface RequestFacts {
   /** Webhook URL of a push-notification config carried by the request. */
   readonly pushUrl?: string;
   readonly body: JsonBodyStatus;
+  /** The whole body as `JSON.parse` returned it, when it was read that way (bodies up to
+   * `parseBufferBytes`): the timeout rescue reuses it instead of parsing the body again. */
+  readonly document?: unknown;
   readonly bodyBytes: number;
   /** The body went past `maxBytes` before it was read whole; absent facts may exist. */
   readonly partial: boolean;
@@ -131,11 +134,13 @@ class Decoder implements RequestDecoder {
         false,
         'partial',
         this.encodedBytes,
+        undefined,
         `request body is ${this.encoding}`,
       );
     }
     const read = this.body.end({ truncated: endOpts.aborted === true });
-    return classify(this.head, this.opts, read.value, read.fields.complete, read.status, read.bytes);
+    const document = read.via === 'parse' && read.status === 'complete' ? read.value : undefined;
+    return classify(this.head, this.opts, read.value, read.fields.complete, read.status, read.bytes, document);
   }
 
   get heldBytes(): number {
@@ -151,6 +156,7 @@ function classify(
   complete: boolean,
   status: JsonBodyStatus,
   bodyBytes: number,
+  document?: unknown,
   partialBecause = 'request body',
 ): RequestFacts {
   const findings = new FindingSink();
@@ -201,6 +207,7 @@ function classify(
     historyLength: specific.historyLength,
     pushUrl: specific.pushUrl,
     body: status,
+    document,
     bodyBytes,
     partial: status === 'partial',
     malformed: status === 'malformed',

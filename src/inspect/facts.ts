@@ -1,7 +1,7 @@
 /** Folds the decoders' request and response facts into the exchange record's A2A facts. */
 import type { RequestFacts } from '../a2a/request.js';
 import type { ResponseFacts } from '../a2a/response.js';
-import type { A2AFacts, ExchangeKind } from '../proxy/exchange.js';
+import type { A2AFacts, ExchangeKind } from '../exchange/record.js';
 
 function kindOf(request: RequestFacts, response: ResponseFacts | undefined): ExchangeKind {
   const tag = response?.stream?.tag ?? response?.tag;

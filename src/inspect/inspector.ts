@@ -6,13 +6,12 @@
  * (design principle 5).
  */
 import { performance } from 'node:perf_hooks';
-import type { RequestFacts } from '../a2a/request.js';
 import { createResponseDecoder, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
 import type { Finding } from '../a2a/findings.js';
-import type { A2AFacts, Exchange, ExchangeObserver } from '../proxy/exchange.js';
+import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
+import type { A2AFacts } from '../exchange/record.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { toFacts } from './facts.js';
-import { RequestClassification } from '../proxy/classify.js';
 
 export interface InspectorOptions {
   /** Most bytes inspection reads (and holds) per exchange, whatever the body's size. */
@@ -21,28 +20,15 @@ export interface InspectorOptions {
 }
 
 interface Inspection {
-  /** The pipeline's classification of the request (made here for exchanges that have none). */
-  readonly request: RequestClassification;
   response?: ResponseDecoder;
   /** performance.now() when the response started, for time to first event. */
   responseStartedAt?: number;
   failure?: string;
 }
 
+/** The request side comes from the pipeline's one classification (`exchange.request`). */
 export function createInspector(options: InspectorOptions): ExchangeObserver {
   const inspections = new WeakMap<Exchange, Inspection>();
-
-  const inspectionOf = (exchange: Exchange): Inspection => {
-    let inspection = inspections.get(exchange);
-    if (!inspection) {
-      inspection = {
-        request:
-          exchange.classification ?? new RequestClassification(exchange.req, exchange.record.path, options.maxBytes),
-      };
-      inspections.set(exchange, inspection);
-    }
-    return inspection;
-  };
 
   /** Runs a decoder step; the first failure is remembered and inspection of this exchange stops. */
   const guarded = (inspection: Inspection, step: () => void) => {
@@ -54,32 +40,19 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
     }
   };
 
-  const endRequest = (inspection: Inspection): RequestFacts | undefined => inspection.request.end();
-
   return {
-    onRequestChunk(exchange, chunk) {
-      // The pipeline feeds its own classification; only a stand-alone one is fed here.
-      if (!exchange.classification) inspectionOf(exchange).request.push(chunk);
-    },
+    name: 'inspection',
 
     onResponseStart(exchange, status, headers) {
-      const inspection = inspectionOf(exchange);
-      const request = endRequest(inspection);
+      const request = exchange.request;
       if (!request) return;
-      const contentType = headers['content-type'];
-      const contentEncoding = headers['content-encoding'];
-      inspection.responseStartedAt = performance.now();
+      const inspection: Inspection = { responseStartedAt: performance.now() };
+      inspections.set(exchange, inspection);
       guarded(inspection, () => {
-        inspection.response = createResponseDecoder(
-          request,
-          {
-            status,
-            contentType: Array.isArray(contentType) ? contentType[0] : contentType,
-            // A compressed body is not decoded: the facts say `partial` instead of a false invalid-json.
-            contentEncoding: Array.isArray(contentEncoding) ? contentEncoding.join(',') : contentEncoding,
-          },
-          { maxBytes: options.maxBytes, clock: () => performance.now() },
-        );
+        inspection.response = createResponseDecoder(request, responseHead(status, headers), {
+          maxBytes: options.maxBytes,
+          clock: () => performance.now(),
+        });
       });
     },
 
@@ -89,14 +62,11 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
     },
 
     onFinish(exchange) {
-      const inspection = inspectionOf(exchange);
-      const request = endRequest(inspection);
+      const inspection = inspections.get(exchange) ?? {};
+      const request = exchange.request;
       let response: ResponseFacts | undefined;
-      if (inspection.response)
-        guarded(
-          inspection,
-          () => (response = inspection.response!.end({ aborted: exchange.record.outcome !== 'complete' })),
-        );
+      const aborted = exchange.record.outcome !== 'complete';
+      if (inspection.response) guarded(inspection, () => (response = inspection.response!.end({ aborted })));
       const record = exchange.record;
       if (request) {
         // Time to first event counts from the client's request, not from the agent's headers.
@@ -105,11 +75,23 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         record.a2a = toFacts(request, response, headersAfterMs);
         record.findings.push(...(request.findings as Finding[]), ...((response?.findings ?? []) as Finding[]));
       }
-      const failure = inspection.failure ?? inspection.request.failure;
-      if (failure !== undefined)
+      const failure = inspection.failure ?? exchange.requestFailure;
+      if (failure !== undefined) {
         record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
+      }
       if (record.a2a) trackTask(options.tracker, record.agent, record.a2a, record.startedAt + record.durationMs);
     },
+  };
+}
+
+function responseHead(status: number, headers: ResponseHeaders) {
+  const contentType = headers['content-type'];
+  const contentEncoding = headers['content-encoding'];
+  return {
+    status,
+    contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+    // A compressed body is not decoded: the facts say `partial` instead of a false invalid-json.
+    contentEncoding: Array.isArray(contentEncoding) ? contentEncoding.join(',') : contentEncoding,
   };
 }
 

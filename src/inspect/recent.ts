@@ -2,7 +2,8 @@
  * The last N finished exchanges, for `GET /exchanges`: what the gateway recorded about each call
  * (shape, task id, state, findings), without bodies. A ring buffer: memory is fixed by N.
  */
-import type { ExchangeObserver, ExchangeRecord } from '../proxy/exchange.js';
+import type { ExchangeObserver } from '../exchange/exchange.js';
+import type { ExchangeRecord } from '../exchange/record.js';
 
 export interface RecentQuery {
   readonly agent?: string;
@@ -20,6 +21,7 @@ export class RecentExchanges {
   }
 
   readonly observer: ExchangeObserver = {
+    name: 'recent-exchanges',
     onFinish: (exchange) => {
       if (this.capacity === 0) return;
       this.ring[this.next] = exchange.record;

@@ -1,18 +1,26 @@
 /**
  * Classifies the request once (principle 4): binding, version, operation, ids, blocking — from
- * the head and the body bytes as they are read. Every later stage reads these facts: the error
- * context, the extended-card rewrite, the timeout rescue, inspection. A decoder failure is
- * kept (inspection reports it as a finding) and never reaches the traffic.
+ * the head and the body's start as the pipeline reads it (step 4). The facts land on the
+ * exchange, and every later stage reads them: the error context, the extended-card rewrite, the
+ * timeout rescue, inspection. A decoder failure is kept (inspection reports it as a finding) and
+ * never reaches the traffic (principle 5).
+ *
+ * A body larger than the pipeline's read-ahead is classified from that start only (the facts say
+ * `partial`): what A2A requests carry for routing and errors (JSON-RPC method and id, REST route)
+ * comes first, and the rest of such a body (an inline file) streams past unread.
  */
 import type { IncomingMessage } from 'node:http';
 import { createRequestDecoder, type RequestDecoder, type RequestFacts } from '../a2a/request.js';
 
-export class RequestClassification {
-  private readonly decoder: RequestDecoder | undefined;
-  private facts: RequestFacts | undefined;
-  private ended = false;
-  /** The first decoder failure, if any. */
-  failure: string | undefined;
+export interface Classification {
+  readonly facts: RequestFacts | undefined;
+  /** The decoder threw (a bug, never the client's fault): the message, for a finding. */
+  readonly failure: string | undefined;
+}
+
+export class RequestClassifier {
+  private decoder: RequestDecoder | undefined;
+  private failure: string | undefined;
 
   constructor(req: IncomingMessage, pathAndQuery: string, maxBytes: number) {
     const q = pathAndQuery.indexOf('?');
@@ -27,16 +35,16 @@ export class RequestClassification {
   }
 
   push(chunk: Buffer): void {
-    if (!this.ended && this.decoder) this.guard(() => this.decoder!.push(chunk));
+    const decoder = this.decoder;
+    if (decoder) this.guard(() => decoder.push(chunk));
   }
 
-  /** The facts; the first call ends the body (later bytes, if any, are not classified). */
-  end(): RequestFacts | undefined {
-    if (!this.ended) {
-      this.ended = true;
-      if (this.decoder) this.facts = this.guard(() => this.decoder!.end());
-    }
-    return this.facts;
+  /** Ends the body: `cut` when only its start was read (the rest streams past unclassified). */
+  end(cut: boolean): Classification {
+    const decoder = this.decoder;
+    this.decoder = undefined;
+    const facts = decoder ? this.guard(() => decoder.end({ aborted: cut })) : undefined;
+    return { facts, failure: this.failure };
   }
 
   private guard<T>(step: () => T): T | undefined {
@@ -45,6 +53,7 @@ export class RequestClassification {
       return step();
     } catch (err) {
       this.failure = (err as Error)?.message ?? String(err);
+      this.decoder = undefined;
       return undefined;
     }
   }

@@ -10,23 +10,20 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../transport/errors.js';
 import type { RequestFacts } from '../a2a/request.js';
+import type { Binding, ProtocolVersion } from '../a2a/operations.js';
+import { contentTypeFor } from '../a2a/content-type.js';
 
 export const GATEWAY_ERROR_CODE = -32000;
 export const GATEWAY_ERROR_DOMAIN = 'a2a-gateway';
 
 export interface ErrorContext {
-  readonly binding: 'jsonrpc' | 'rest';
+  readonly binding: Binding;
   /** The JSON-RPC request id to echo (null when unknown, as JSON-RPC 2.0 §5 prescribes). */
   readonly jsonrpcId: string | number | null;
-  readonly version: '1.0' | '0.3';
+  readonly version: ProtocolVersion;
 }
 
 export const REST_CONTEXT: ErrorContext = { binding: 'rest', jsonrpcId: null, version: '1.0' };
-
-/** What the sniff learns: the error context plus the JSON-RPC method, when there is one. */
-export interface RequestSniff extends ErrorContext {
-  readonly jsonrpcMethod?: string;
-}
 
 function errorInfo(err: GatewayError) {
   return {
@@ -50,11 +47,6 @@ export function errorBody(err: GatewayError, ctx: ErrorContext): string {
   });
 }
 
-/** REST 1.0 SHOULD use application/a2a+json (spec §11.1); JSON-RPC and 0.3 use application/json. */
-function contentType(ctx: ErrorContext): string {
-  return ctx.binding === 'rest' && ctx.version === '1.0' ? 'application/a2a+json' : 'application/json';
-}
-
 export function sendGatewayError(
   res: ServerResponse,
   err: GatewayError,
@@ -67,7 +59,7 @@ export function sendGatewayError(
   }
   const body = errorBody(err, ctx);
   res.writeHead(err.status, {
-    'content-type': contentType(ctx),
+    'content-type': contentTypeFor(ctx.binding, ctx.version),
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
     ...extraHeaders,
@@ -82,64 +74,21 @@ export function sseErrorEvent(err: GatewayError, ctx: ErrorContext): string {
   return `${prefix}data: ${errorBody(err, ctx)}\n\n`;
 }
 
-/** The same, from the request's classification (the usual case: the whole body was read). */
-export function requestSniff(facts: RequestFacts): RequestSniff {
-  const binding =
-    facts.binding === 'jsonrpc' || (facts.binding === 'unknown' && facts.jsonrpcMethod !== undefined)
-      ? 'jsonrpc'
-      : 'rest';
-  const id = facts.jsonrpcId;
-  return {
-    binding,
-    jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
-    // For the error's content type: the A2A-Version header decides (spec §3.6), as in sniffRequest.
-    version: facts.versionHeader?.trim().startsWith('1.') ? '1.0' : '0.3',
-    ...(facts.jsonrpcMethod !== undefined ? { jsonrpcMethod: facts.jsonrpcMethod } : {}),
-  };
-}
-
 /**
- * The least the gateway must know to answer in the caller's protocol, taken from the request
- * alone: a POST whose JSON body has "jsonrpc" is JSON-RPC; everything else is REST. Cheap, and
- * never throws on hostile input.
+ * How to answer this caller, from the request's one classification (pipeline step 4): JSON-RPC
+ * when the body is a JSON-RPC request (even one naming an unknown method), else REST. The
+ * version, which picks the error's content type, is the `A2A-Version` header's (spec §3.6): what
+ * the caller declared it reads. No facts (the decoder failed): REST, by the header.
  */
-export function sniffRequest(
-  method: string,
-  headers: Record<string, string | string[] | undefined>,
-  body: Buffer,
-  complete: boolean,
-): RequestSniff {
-  const header = headers['a2a-version'];
-  const version: '1.0' | '0.3' = typeof header === 'string' && header.trim().startsWith('1.') ? '1.0' : '0.3';
-  if (method !== 'POST' || body.length === 0) return { ...REST_CONTEXT, version };
-  const first = body.subarray(0, 64).toString('latin1').trimStart();
-  if (!first.startsWith('{')) return { ...REST_CONTEXT, version };
-  if (complete) {
-    try {
-      const parsed: unknown = JSON.parse(body.toString('utf8'));
-      if (parsed && typeof parsed === 'object' && 'jsonrpc' in parsed) {
-        const { id, method: rpcMethod } = parsed as { id?: unknown; method?: unknown };
-        return {
-          binding: 'jsonrpc',
-          jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
-          version,
-          ...(typeof rpcMethod === 'string' ? { jsonrpcMethod: rpcMethod } : {}),
-        };
-      }
-      return { ...REST_CONTEXT, version };
-    } catch {
-      // Not JSON: fall through to the textual sniff.
-    }
-  }
-  if (!/"jsonrpc"\s*:/.test(body.subarray(0, 4096).toString('latin1'))) return { ...REST_CONTEXT, version };
-  const id = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(body.subarray(0, 4096).toString('utf8'))?.[1];
-  let jsonrpcId: string | number | null = null;
-  if (id) {
-    try {
-      jsonrpcId = JSON.parse(id) as string | number;
-    } catch {
-      jsonrpcId = null;
-    }
-  }
-  return { binding: 'jsonrpc', jsonrpcId, version };
+export function errorContextOf(
+  facts: RequestFacts | undefined,
+  versionHeader: string | string[] | undefined,
+): ErrorContext {
+  const header = typeof versionHeader === 'string' ? versionHeader : undefined;
+  const version: ProtocolVersion = header?.trim().startsWith('1.') ? '1.0' : '0.3';
+  if (!facts) return { ...REST_CONTEXT, version };
+  const jsonrpc = facts.binding === 'jsonrpc' || (facts.binding === 'unknown' && facts.jsonrpcMethod !== undefined);
+  if (!jsonrpc) return { binding: 'rest', jsonrpcId: null, version };
+  const id = facts.jsonrpcId;
+  return { binding: 'jsonrpc', jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null, version };
 }

@@ -4,26 +4,19 @@
  * wire-reference §1, §6.2) and needs the same URL rewrite as the public card (§3).
  */
 import type { BodyRewrite } from './forward.js';
-import type { RequestSniff } from './error-response.js';
+import type { RequestFacts } from '../a2a/request.js';
+import type { Binding } from '../a2a/operations.js';
 import { rewriteCard } from '../cards/rewrite.js';
 import { etagOf } from '../cards/etag.js';
 
-const RPC_METHODS = new Set(['GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard']);
-const REST_ROUTE = /(?:\/extendedAgentCard|\/v1\/card)$/;
-
-export function isExtendedCardRequest(method: string, path: string, sniff: RequestSniff): boolean {
-  if (sniff.binding === 'jsonrpc') return sniff.jsonrpcMethod !== undefined && RPC_METHODS.has(sniff.jsonrpcMethod);
-  const bare = path.split('?')[0] ?? '';
-  return method === 'GET' && REST_ROUTE.test(bare);
+/** The request asks for the extended card (routes and methods: src/a2a/rest-routes.ts, operations.ts). */
+export function isExtendedCardRequest(facts: RequestFacts | undefined): boolean {
+  return facts?.operation === 'GetExtendedAgentCard';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-export function extendedCardRewrite(
-  binding: 'jsonrpc' | 'rest',
-  agentUrl: string,
-  publicAgentUrl: string,
-): BodyRewrite {
+export function extendedCardRewrite(binding: Binding, agentUrl: string, publicAgentUrl: string): BodyRewrite {
   return {
     maxBytes: 1 << 20,
     apply(body, headers) {

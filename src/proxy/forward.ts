@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../exchange/exchange.js';
 import { clientResponseHeaders } from '../transport/headers.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { ErrorContext } from './error-response.js';
@@ -58,7 +58,7 @@ function atEventBoundary(last: Buffer | undefined): boolean {
 }
 
 export function forward(exchange: Exchange, request: ForwardRequest): Promise<void> {
-  const { res, upstream, record, observers } = exchange;
+  const { res, upstream, record } = exchange;
   return new Promise<void>((resolve) => {
     let controller: Dispatcher.DispatchController | undefined;
     let rewrite: BodyRewrite | undefined;
@@ -116,7 +116,7 @@ export function forward(exchange: Exchange, request: ForwardRequest): Promise<vo
         const out = clientResponseHeaders(headers);
         // Tell any buffering proxy in front of us to stream (field notes item 4).
         if (eventStream && headers['x-accel-buffering'] === undefined) out.push('x-accel-buffering', 'no');
-        for (const o of observers) o.onResponseStart?.(exchange, statusCode, headers);
+        exchange.emit('onResponseStart', statusCode, headers);
         rewrite = request.rewriteFor?.(statusCode, headers);
         if (rewrite) {
           rewriteHeaders = out;
@@ -135,7 +135,7 @@ export function forward(exchange: Exchange, request: ForwardRequest): Promise<vo
       },
       onResponseData(ctrl, chunk) {
         record.bytesOut += chunk.length;
-        for (const o of observers) o.onResponseChunk?.(exchange, chunk);
+        exchange.emit('onResponseChunk', chunk);
         if (rewrite) {
           buffered.push(chunk);
           bufferedSize += chunk.length;

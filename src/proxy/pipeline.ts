@@ -1,13 +1,15 @@
 /**
- * The request pipeline for `/agents/{name}/…`, in the order a request travels:
+ * The request pipeline for `/agents/{name}/…`, in the order a request travels
+ * (docs/ARCHITECTURE.md, "A request's path"):
  *   1. find the agent (unknown → 404 in the caller's protocol)
  *   2. open the exchange record
- *   3. agent card? → answer from the card cache, rewritten
- *   4. read the start of the body (the whole of a normal A2A request) and sniff its protocol;
- *      observers see the upstream headers last (tracing adds `traceparent`)
- *   5. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
- *   6. else forward, relaying the response as it arrives (extended cards rewritten)
- *   7. the exchange finishes when the response body ends, aborts or errors (forward.ts)
+ *   3. read the start of the body (the whole of a normal A2A request) and classify the request
+ *      once: every later stage reads these facts (classify.ts)
+ *   4. agent card? → answer from the card cache, rewritten
+ *   5. the upstream headers; observers see them last (tracing adds `traceparent`)
+ *   6. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
+ *   7. else forward, relaying the response as it arrives (extended cards rewritten)
+ *   8. the exchange finishes when the response body ends, aborts or errors (forward.ts)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
@@ -16,14 +18,14 @@ import { upstreamRequestHeaders } from '../transport/headers.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { CardCache } from '../cards/cache.js';
 import { renderCard, sendCard } from '../cards/serve.js';
-import { Exchange, type ExchangeObserver } from './exchange.js';
-import { RequestClassification } from './classify.js';
-import { readRequestBody } from './request-body.js';
-import { REST_CONTEXT, requestSniff, sendGatewayError, sniffRequest } from './error-response.js';
+import { Exchange, type ObserverSet } from '../exchange/exchange.js';
+import { RequestClassifier, type Classification } from './classify.js';
+import { readRequestBody, type RequestBody } from './request-body.js';
+import { errorContextOf, sendGatewayError, type ErrorContext } from './error-response.js';
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, type PeerTrust } from './public-url.js';
-import { parseBlockingSend } from '../rescue/wire.js';
+import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
 import { runRescue } from '../rescue/rescue.js';
 import { resolveStrategy } from '../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
@@ -39,10 +41,10 @@ export interface PipelineDeps {
   readonly cards: CardCache;
   readonly trust: PeerTrust;
   readonly publicUrl: string | undefined;
-  readonly observers: readonly ExchangeObserver[];
+  readonly observers: ObserverSet;
   /** Exchanges in flight, for graceful shutdown. */
   readonly inFlight: Set<Exchange>;
-  /** Most body bytes classification and inspection read per exchange; 0 turns both off. */
+  /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
   readonly inspectBytes: number;
 }
 
@@ -61,33 +63,28 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
     // 2. The exchange record opens.
     const exchange = new Exchange(req, res, upstream, upstream.basePath + rest, observers);
-    if (deps.inspectBytes > 0) exchange.classification = new RequestClassification(req, rest, deps.inspectBytes);
     inFlight.add(exchange);
+    let errorContext = errorContextOf(undefined, req.headers['a2a-version']);
     try {
       const trusted = trust.isTrusted(req);
       // Only cards need it: computed on demand, off the common path.
       const publicAgentUrl = () => `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
+
+      // 3. The body's start, and the request's one classification.
+      const body = await readAndClassify(exchange, rest, deps.inspectBytes || REQUEST_PREFIX_BYTES);
+      const facts = exchange.request;
+      errorContext = errorContextOf(facts, req.headers['a2a-version']);
+
+      // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = rest.indexOf('?');
       const bare = q === -1 ? rest : rest.slice(0, q);
-
-      // 3. Agent card: served from the cache with URLs pointing at the gateway.
       if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(bare)) {
         const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
-        return await serveCard(exchange, cards, cardPath, publicAgentUrl());
+        return await serveCard(exchange, cards, cardPath, publicAgentUrl(), errorContext);
       }
 
-      // 4. The body's start, and what protocol the caller speaks.
-      const classification = exchange.classification;
-      const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => {
-        exchange.record.bytesIn += chunk.length;
-        classification?.push(chunk);
-        for (const o of observers) o.onRequestChunk?.(exchange, chunk);
-      });
-      // A whole body is classified now; a streamed one when its response starts (inspector).
-      const facts = body.complete ? classification?.end() : undefined;
-      const sniff = facts ? requestSniff(facts) : sniffRequest(method, req.headers, body.prefix, body.complete);
-
+      // 5. The headers the agent gets; observers may add to them.
       const headers = upstreamRequestHeaders(
         req.rawHeaders,
         {
@@ -97,62 +94,107 @@ export function createAgentPipeline(deps: PipelineDeps) {
         },
         upstream.extraHeaders,
       );
-      for (const o of observers) o.onForward?.(exchange, headers);
+      exchange.emit('onForward', headers);
 
-      // 5. Timeout rescue for blocking sends.
-      const policy = upstream.config.timeoutRescue;
-      const maybeBlockingSend = facts ? facts.operation === 'SendMessage' && facts.blocking === true : body.complete;
-      const send =
-        policy.enabled && maybeBlockingSend
-          ? parseBlockingSend(method, exchange.upstreamPath, body.prefix, facts?.version ?? sniff.version)
-          : undefined;
-      if (send) {
-        const card = await cards
-          .get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' })
-          .catch(() => undefined);
-        const timeout = clientTimeoutMs(req.headers[TIMEOUT_HEADER], policy.clientTimeout);
-        return await runRescue({
-          exchange,
-          send,
-          headers,
-          policy,
-          strategy: resolveStrategy(policy.strategy, card?.card),
-          answerBy: exchange.record.startedAt + timeout - policy.margin,
-          errorContext: sniff,
-        });
-      }
+      // 6. Timeout rescue for blocking sends.
+      const send = blockingSendToRescue(exchange, body);
+      if (send) return await rescue(exchange, send, headers, cards, errorContext);
 
-      // 6. Forward.
-      const extended = isExtendedCardRequest(method, rest, sniff);
+      // 7. Forward.
       await forward(exchange, {
         method,
         headers,
         body: body.forward,
-        errorContext: sniff,
+        errorContext,
         keepaliveMs: upstream.config.sse.keepalive,
-        rewriteFor: extended
+        rewriteFor: isExtendedCardRequest(facts)
           ? (status) =>
-              status === 200 ? extendedCardRewrite(sniff.binding, upstream.config.url, publicAgentUrl()) : undefined
+              status === 200
+                ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl())
+                : undefined
           : undefined,
       });
     } catch (err) {
-      // Reading the client's body failed (it went away) or something unexpected happened:
-      // answer if we still can, and never let it escape.
-      const failure =
-        err instanceof GatewayError
-          ? err
-          : new GatewayError('INTERNAL', 'the gateway could not process the request', {}, { cause: err });
-      if (!res.headersSent && !req.destroyed) {
-        exchange.fail('gateway-error', failure);
-        sendGatewayError(res, failure, REST_CONTEXT);
-      } else {
-        exchange.fail('client-gone', failure);
-      }
-      exchange.finish();
+      answerUnexpected(exchange, err, errorContext);
     } finally {
       inFlight.delete(exchange);
     }
   };
+}
+
+/** Reads the body's start (observers see every chunk) and classifies the request from it. */
+async function readAndClassify(exchange: Exchange, rest: string, maxBytes: number): Promise<RequestBody> {
+  const classifier = new RequestClassifier(exchange.req, rest, maxBytes);
+  const body = await readRequestBody(exchange.req, REQUEST_PREFIX_BYTES, (chunk) => {
+    exchange.record.bytesIn += chunk.length;
+    classifier.push(chunk); // a no-op once classified: the rest of a large body streams past
+    exchange.emit('onRequestChunk', chunk);
+  });
+  const { facts, failure }: Classification = classifier.end(!body.complete);
+  exchange.request = facts;
+  exchange.requestFailure = failure;
+  return body;
+}
+
+/** The blocking send to rescue, if this is one and its agent has the rescue on. */
+function blockingSendToRescue(exchange: Exchange, body: RequestBody): BlockingSend | undefined {
+  const facts = exchange.request;
+  if (!exchange.upstream.config.timeoutRescue.enabled || !body.complete) return undefined;
+  if (facts?.operation !== 'SendMessage') return undefined;
+  // Bodies up to the decoder's parse buffer were parsed whole already; a larger one is parsed here.
+  const document = facts.document ?? parseJson(body.prefix);
+  return parseBlockingSend(facts, document, exchange.upstreamPath);
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+async function rescue(
+  exchange: Exchange,
+  send: BlockingSend,
+  headers: string[],
+  cards: CardCache,
+  errorContext: ErrorContext,
+): Promise<void> {
+  const { upstream, req } = exchange;
+  const policy = upstream.config.timeoutRescue;
+  const card = await cards.get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' }).catch(() => undefined);
+  const timeout = clientTimeoutMs(req.headers[TIMEOUT_HEADER], policy.clientTimeout);
+  await runRescue({
+    exchange,
+    send,
+    headers,
+    policy,
+    strategy: resolveStrategy(policy.strategy, card?.card),
+    answerBy: exchange.record.startedAt + timeout - policy.margin,
+    errorContext,
+  });
+}
+
+/**
+ * The last resort: reading the client's body failed (it went away) or something unexpected
+ * happened. Answer in the caller's protocol whenever the response has not started, and never
+ * let it escape.
+ */
+function answerUnexpected(exchange: Exchange, err: unknown, errorContext: ErrorContext): void {
+  const { res } = exchange;
+  const failure =
+    err instanceof GatewayError
+      ? err
+      : new GatewayError('INTERNAL', 'the gateway could not process the request', {}, { cause: err });
+  if (!res.headersSent && !res.writableEnded && !res.destroyed) {
+    exchange.fail('gateway-error', failure);
+    sendGatewayError(res, failure, errorContext);
+  } else {
+    exchange.fail('client-gone', failure);
+    if (!res.writableEnded) res.destroy();
+  }
+  exchange.finish();
 }
 
 async function serveCard(
@@ -160,6 +202,7 @@ async function serveCard(
   cards: CardCache,
   cardPath: string,
   publicAgentUrl: string,
+  errorContext: ErrorContext,
 ): Promise<void> {
   const { req, res, upstream } = exchange;
   try {
@@ -170,7 +213,7 @@ async function serveCard(
   } catch (err) {
     const failure = upstreamFailure(err, upstream.name);
     exchange.fail('upstream-error', failure);
-    sendGatewayError(res, failure, REST_CONTEXT);
+    sendGatewayError(res, failure, errorContext);
   }
   exchange.finish();
 }
@@ -183,10 +226,11 @@ async function answerUnknownAgent(
   agent: string,
   known: string[],
 ): Promise<void> {
-  let sniff = { ...REST_CONTEXT };
+  let errorContext: ErrorContext;
   try {
-    const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, () => {});
-    sniff = sniffRequest(req.method ?? 'GET', req.headers, body.prefix, body.complete);
+    const classifier = new RequestClassifier(req, '/', REQUEST_PREFIX_BYTES);
+    const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => classifier.push(chunk));
+    errorContext = errorContextOf(classifier.end(!body.complete).facts, req.headers['a2a-version']);
     if (!body.complete) req.resume(); // drain the rest; we will not forward it
   } catch {
     return; // the client went away
@@ -198,6 +242,6 @@ async function answerUnknownAgent(
   sendGatewayError(
     res,
     new GatewayError('AGENT_NOT_FOUND', `${hint}. Agents: ${known.map((k) => `/agents/${k}/`).join(', ')}`, { agent }),
-    sniff,
+    errorContext,
   );
 }

@@ -2,7 +2,7 @@
  * SubscribeToTask when `capabilities.streaming` is true, else GetTask polling (spec §3.3.4: a
  * non-streaming agent must refuse SubscribeToTask). */
 import type { AgentConfig } from '../config/schema.js';
-import type { RescueStrategy } from './rescue.js';
+import type { RescueStrategy } from '../exchange/record.js';
 
 export function resolveStrategy(
   configured: AgentConfig['timeoutRescue']['strategy'],

@@ -12,9 +12,11 @@
  * The agent's task is never canceled, whatever happens to the client.
  */
 import { performance } from 'node:perf_hooks';
-import type { TaskState } from '../a2a/operations.js';
+import type { TaskState } from '../a2a/task-state.js';
 import { SettleWatch } from './settle.js';
-import type { Exchange } from '../proxy/exchange.js';
+import { contentTypeFor } from '../a2a/content-type.js';
+import type { Exchange } from '../exchange/exchange.js';
+import type { RescueFacts, RescueStrategy } from '../exchange/record.js';
 import type { ErrorContext } from '../proxy/error-response.js';
 import { sendGatewayError } from '../proxy/error-response.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
@@ -31,21 +33,6 @@ import {
   withTask,
   type BlockingSend,
 } from './wire.js';
-
-export type RescueStrategy = 'stream' | 'subscribe' | 'poll';
-export type RescueOutcome = 'settled' | 'deadline' | 'message' | 'error' | 'client-gone' | 'agent-blocked';
-
-/** What the rescue did, on the exchange record (metrics and the access log read it). */
-export interface RescueFacts {
-  strategy: RescueStrategy;
-  outcome?: RescueOutcome;
-  /** The task the client's message created or continued — kept even if the client left. */
-  taskId?: string;
-  /** Upstream GetTask polls made while waiting. */
-  polls: number;
-  /** From the moment the gateway saw the task settle to the client's answer. */
-  settleToAnswerMs?: number;
-}
 
 export const RESCUE_HEADER = 'a2a-gateway-rescue';
 
@@ -99,8 +86,8 @@ export async function runRescue(req: RescueRequest): Promise<void> {
     for (let i = 0; i < out.length; i += 2) asObject[out[i]!.toLowerCase()] = out[i + 1]!;
     record.status = status;
     record.bytesOut += body.length;
-    for (const o of exchange.observers) o.onResponseStart?.(exchange, status, asObject);
-    for (const o of exchange.observers) o.onResponseChunk?.(exchange, body);
+    exchange.emit('onResponseStart', status, asObject);
+    exchange.emit('onResponseChunk', body);
     res.writeHead(status, out);
     res.end(body);
     if (settledAt !== undefined) facts.settleToAnswerMs = Math.round((performance.now() - settledAt) * 1000) / 1000;
@@ -127,7 +114,11 @@ export async function runRescue(req: RescueRequest): Promise<void> {
           agent: upstream.name,
         });
       ({ taskId, task: latest } = streamed);
-      envelope = { status: 200, headers: ['content-type', contentTypeFor(send)], doc: envelopeFor(send) };
+      envelope = {
+        status: 200,
+        headers: ['content-type', contentTypeFor(send.binding, send.version)],
+        doc: envelopeFor(send),
+      };
     } else {
       const call = { method: 'POST' as const, path: send.path, body: nonBlockingBody(send) };
       let first: JsonReply;
@@ -219,11 +210,6 @@ function envelopeFor(send: BlockingSend): Record<string, unknown> {
   return send.binding === 'jsonrpc' ? { jsonrpc: '2.0', id: send.jsonrpcId, result: {} } : {};
 }
 
-/** REST 1.0 SHOULD use application/a2a+json (spec §11.1); the rest application/json. */
-function contentTypeFor(send: BlockingSend): string {
-  return send.binding === 'rest' && send.version === '1.0' ? 'application/a2a+json' : 'application/json';
-}
-
 type Streamed =
   | { kind: 'task'; taskId: string; task: Record<string, unknown> | undefined }
   | { kind: 'reply'; reply: JsonReply; outcome: 'message' | 'error' }
@@ -255,7 +241,7 @@ async function sendStreaming(req: RescueRequest, signal: AbortSignal, see: See):
             outcome: event.message ? 'message' : 'error',
             reply: {
               status,
-              headers: ['content-type', contentTypeFor(send)],
+              headers: ['content-type', contentTypeFor(send.binding, send.version)],
               body: event.message ? messageEnvelope(send, doc) : payload,
               doc,
             },

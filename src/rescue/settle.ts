@@ -7,7 +7,7 @@
  * this message. So for a follow-up, an interrupted state seen first counts only once the task has
  * moved on: through a state that is not interrupted, or a status with a new timestamp.
  */
-import { isInterrupted, isTerminal, type TaskState } from '../a2a/operations.js';
+import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
 
 export class SettleWatch {
   private stale: { state: TaskState; timestamp: string | undefined } | undefined;

@@ -5,14 +5,16 @@
  * Task. Shapes: wire-reference §1.1 (JSON-RPC), §1.2 (REST), §2.4 (SendMessageResponse),
  * §6.2–§6.4 (0.3 method names, `kind`, `/v1/` routes), §5.1 (returnImmediately vs blocking).
  */
-import { normaliseTaskState, type TaskState } from '../a2a/operations.js';
+import { normaliseTaskState, type TaskState } from '../a2a/task-state.js';
+import { operationForJsonRpcMethod, type Binding, type ProtocolVersion } from '../a2a/operations.js';
+import type { RequestFacts } from '../a2a/request.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export interface BlockingSend {
-  readonly binding: 'jsonrpc' | 'rest';
-  readonly version: '1.0' | '0.3';
+  readonly binding: Binding;
+  readonly version: ProtocolVersion;
   /** Path (with the agent's base) the send went to. */
   readonly path: string;
   readonly doc: Json;
@@ -23,48 +25,28 @@ export interface BlockingSend {
   readonly followUp: boolean;
 }
 
-const SEND_METHODS: Record<string, '1.0' | '0.3'> = { SendMessage: '1.0', 'message/send': '0.3' };
-
 /**
  * The request, if it is a blocking SendMessage: 1.0 `returnImmediately` absent or false, 0.3
- * `blocking` absent or true (wire-reference §5.1, §6.3). Anything else: undefined.
+ * `blocking` absent or true (wire-reference §5.1, §6.3). Reads the request's classification
+ * (pipeline step 4) and its parsed body; anything else: undefined. The wire version is the one
+ * the body is written in (JSON-RPC: the method name's; REST: `/v1/` is 0.3, wire-reference
+ * §6.2), which is what the rescue must answer in, whatever the `A2A-Version` header claims.
  */
-export function parseBlockingSend(
-  method: string,
-  path: string,
-  body: Buffer,
-  headerVersion: '1.0' | '0.3',
-): BlockingSend | undefined {
-  if (method !== 'POST' || body.length === 0) return undefined;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isObject(doc)) return undefined;
-  let binding: 'jsonrpc' | 'rest';
-  let version: '1.0' | '0.3';
-  let params: unknown;
-  if ('jsonrpc' in doc) {
-    const v = typeof doc['method'] === 'string' ? SEND_METHODS[doc['method']] : undefined;
-    if (!v) return undefined;
-    binding = 'jsonrpc';
-    version = v;
-    params = doc['params'];
-  } else {
-    const bare = path.split('?')[0]!;
-    if (!bare.endsWith('/message:send')) return undefined;
-    binding = 'rest';
-    // REST: the 0.3 routes live under /v1/ (wire-reference §6.2); else the A2A-Version header decides.
-    version = bare.endsWith('/v1/message:send') ? '0.3' : headerVersion;
-    params = doc;
-  }
-  if (!isObject(params)) return undefined;
+export function parseBlockingSend(facts: RequestFacts, document: unknown, path: string): BlockingSend | undefined {
+  if (facts.operation !== 'SendMessage' || !isObject(document)) return undefined;
+  const bare = path.split('?')[0]!;
+  const jsonrpc = facts.binding === 'jsonrpc';
+  const version = jsonrpc
+    ? operationForJsonRpcMethod(facts.jsonrpcMethod ?? '')?.version
+    : bare.endsWith('/v1/message:send')
+      ? '0.3'
+      : facts.version;
+  const params = jsonrpc ? document['params'] : document;
+  if (version === undefined || !isObject(params)) return undefined;
   const config = isObject(params['configuration']) ? params['configuration'] : {};
   const blocking = version === '1.0' ? config['returnImmediately'] !== true : config['blocking'] !== false;
   if (!blocking) return undefined;
-  const id = doc['id'];
+  const id = document['id'];
   const historyLength = typeof config['historyLength'] === 'number' ? config['historyLength'] : undefined;
   const tenant = typeof params['tenant'] === 'string' && params['tenant'] ? params['tenant'] : undefined;
   const message = isObject(params['message'])
@@ -74,11 +56,11 @@ export function parseBlockingSend(
       : {};
   return {
     followUp: typeof message['taskId'] === 'string' && message['taskId'] !== '',
-    binding,
+    binding: jsonrpc ? 'jsonrpc' : 'rest',
     version,
-    path: path.split('?')[0]!,
-    doc,
-    jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
+    path: bare,
+    doc: document,
+    jsonrpcId: jsonrpc && (typeof id === 'string' || typeof id === 'number') ? id : null,
     ...(historyLength !== undefined ? { historyLength } : {}),
     ...(tenant ? { tenant } : {}),
   };

@@ -7,7 +7,7 @@
  * The store is bounded (LRU with a TTL) and behind an interface so a shared store (Redis, …) can
  * replace the in-memory one without touching the callers.
  */
-import { isInterrupted, isTerminal, type TaskState } from '../a2a/operations.js';
+import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
 
 export interface StateVisit {
   readonly state: TaskState;

@@ -1,10 +1,11 @@
 /** The access log: one JSON line per finished exchange (README "Access log"). */
-import type { ExchangeObserver } from '../proxy/exchange.js';
+import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { Logger } from '../log.js';
 import { traceIdOf } from './trace-context.js';
 
 export function accessLog(log: Logger): ExchangeObserver {
   return {
+    name: 'access-log',
     onFinish(exchange) {
       const r = exchange.record;
       const a = r.a2a;

@@ -9,7 +9,7 @@
  * spans made from the original, for generated records.
  */
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../proxy/exchange.js';
+import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../exchange/record.js';
 import type { ClientCall, ExchangeTrace, FinishedExchange, RemoteParent } from './exchange-spans.js';
 
 export type PackedExchange = readonly unknown[];

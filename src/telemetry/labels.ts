@@ -3,43 +3,26 @@
  * else becomes `other`, so no request — an unknown JSON-RPC method, a random path, a made-up task
  * id — can add a series. Ids never become labels: they go to traces and logs.
  */
-import { OPERATIONS, TASK_STATES, type TaskState } from '../a2a/operations.js';
+import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../a2a/operations.js';
+import { TASK_STATES, type TaskState } from '../a2a/task-state.js';
 import { RULE_IDS } from '../a2a/findings.js';
-import type { GatewayErrorReason } from '../transport/errors.js';
-import type { A2AFacts, ExchangeKind, StreamEventKind } from '../proxy/exchange.js';
+import { GATEWAY_ERROR_REASONS } from '../transport/errors.js';
+import type { A2AFacts } from '../exchange/record.js';
+import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../exchange/record.js';
 
 export const OTHER = 'other';
 /** `state` of an exchange that carried no task. */
 export const NO_STATE = 'none';
 
-export const KINDS: readonly ExchangeKind[] = ['message', 'task', 'error', 'other'];
-export const STREAM_EVENTS: readonly StreamEventKind[] = ['task', 'message', 'statusUpdate', 'artifactUpdate', 'error'];
-export const GATEWAY_REASONS = [
-  'AGENT_NOT_FOUND',
-  'UPSTREAM_UNREACHABLE',
-  'UPSTREAM_TIMEOUT',
-  'UPSTREAM_RESET',
-  'UPSTREAM_INVALID',
-  'REQUEST_INVALID',
-  'SHUTTING_DOWN',
-  'INTERNAL',
-] as const satisfies readonly GatewayErrorReason[];
-/** The reasons that mean the agent could not be reached or failed mid-answer. */
-export const UPSTREAM_REASONS = [
-  'UPSTREAM_UNREACHABLE',
-  'UPSTREAM_TIMEOUT',
-  'UPSTREAM_RESET',
-  'UPSTREAM_INVALID',
-] as const satisfies readonly GatewayErrorReason[];
-export const RESCUE_OUTCOMES = ['settled', 'deadline', 'message', 'error', 'client-gone', 'agent-blocked'] as const;
-export const RESCUE_STRATEGIES = ['stream', 'subscribe', 'poll'] as const;
-
 const METHODS: ReadonlySet<string> = new Set(OPERATIONS.filter((op) => op !== 'unknown'));
 const STATES: ReadonlySet<string> = new Set(TASK_STATES);
 const RULES: ReadonlySet<string> = new Set(RULE_IDS);
-const REASONS: ReadonlySet<string> = new Set(GATEWAY_REASONS);
+const REASONS: ReadonlySet<string> = new Set(GATEWAY_ERROR_REASONS);
 const OUTCOMES: ReadonlySet<string> = new Set(RESCUE_OUTCOMES);
 const STRATEGIES: ReadonlySet<string> = new Set(RESCUE_STRATEGIES);
+const KINDS: ReadonlySet<string> = new Set(EXCHANGE_KINDS);
+const BINDING_SET: ReadonlySet<string> = new Set(BINDINGS);
+const VERSIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);
 
 const closed = (set: ReadonlySet<string>, value: string | undefined): string =>
   value !== undefined && set.has(value) ? value : OTHER;
@@ -65,9 +48,9 @@ export function createLabeler(agents: readonly string[]): Labeler {
   return {
     agent: (name) => closed(known, name),
     method: (a2a) => closed(METHODS, a2a?.operation),
-    binding: (a2a) => (a2a?.binding === 'jsonrpc' || a2a?.binding === 'rest' ? a2a.binding : OTHER),
-    version: (a2a) => (a2a?.version === '1.0' || a2a?.version === '0.3' ? a2a.version : OTHER),
-    kind: (a2a) => (a2a && KINDS.includes(a2a.kind) ? a2a.kind : OTHER),
+    binding: (a2a) => closed(BINDING_SET, a2a?.binding),
+    version: (a2a) => closed(VERSIONS, a2a?.version),
+    kind: (a2a) => closed(KINDS, a2a?.kind),
     exchangeState: (a2a) => (a2a?.state === undefined ? NO_STATE : closed(STATES, a2a.state)),
     taskState: (state) => closed(STATES, state),
     rule: (rule) => closed(RULES, rule),

@@ -106,5 +106,3 @@ export const METRICS = {
     buckets: POLL_BUCKETS,
   },
 } as const;
-
-export type MetricLabel = (typeof METRICS)[keyof typeof METRICS]['labelNames'][number];

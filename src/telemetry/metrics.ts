@@ -4,12 +4,15 @@
  * by labels.ts. Task gauges are computed when Prometheus scrapes, not on the forwarding path.
  */
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
-import { TASK_STATES, isTerminal } from '../a2a/operations.js';
+import { TASK_STATES, isTerminal } from '../a2a/task-state.js';
 import { RULE_IDS } from '../a2a/findings.js';
-import type { ExchangeObserver, ExchangeRecord, Finding } from '../proxy/exchange.js';
+import type { ExchangeObserver } from '../exchange/exchange.js';
+import type { ExchangeRecord, Finding } from '../exchange/record.js';
 import type { TaskListener, TaskStore, TaskTracker } from '../tasks/tracker.js';
 import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
-import { STREAM_EVENTS, UPSTREAM_REASONS, createLabeler } from './labels.js';
+import { createLabeler } from './labels.js';
+import { UPSTREAM_REASONS } from '../transport/errors.js';
+import { STREAM_EVENT_KINDS } from '../exchange/record.js';
 import { OpenTasks } from './open-tasks.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 
@@ -107,7 +110,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     requests.inc([agent, method, labels.binding(a2a), labels.version(a2a), kind, labels.exchangeState(a2a)]);
     requestDuration.observe([agent, method, kind], record.durationMs / 1000);
     if (a2a?.stream) {
-      for (const event of STREAM_EVENTS) {
+      for (const event of STREAM_EVENT_KINDS) {
         const n = a2a.stream.events[event] ?? 0;
         if (n > 0) streamEvents.inc({ agent, method, event }, n);
       }
@@ -141,7 +144,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
 
   return {
     registry,
-    observer: { onFinish: (exchange) => onFinish(exchange.record) },
+    observer: { name: 'metrics', onFinish: (exchange) => onFinish(exchange.record) },
     taskListener,
     trackTasks(tracker) {
       taskStore = tracker.store;

@@ -9,9 +9,9 @@
 import type { Attributes } from '@opentelemetry/api';
 import { millisToHrTime } from '@opentelemetry/core';
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { TaskState } from '../a2a/operations.js';
-import type { ExchangeRecord, StreamEventKind } from '../proxy/exchange.js';
-import { STREAM_EVENTS } from './labels.js';
+import type { TaskState } from '../a2a/task-state.js';
+import type { ExchangeRecord, StreamEventKind } from '../exchange/record.js';
+import { STREAM_EVENT_KINDS } from '../exchange/record.js';
 import * as A from './span-attributes.js';
 
 /** What spans read of an exchange's record. */
@@ -58,7 +58,7 @@ export function addServerAttributes(attrs: Attributes, record: SpanRecord): Attr
     const stream = a2a.stream;
     if (stream) {
       let events = 0;
-      for (const kind of STREAM_EVENTS) events += stream.events[kind] ?? 0;
+      for (const kind of STREAM_EVENT_KINDS) events += stream.events[kind] ?? 0;
       attrs[A.ATTR_GATEWAY_STREAM_EVENTS] = events;
       attrs[A.ATTR_GATEWAY_STREAM_KEEPALIVES] = stream.keepalives;
     }
@@ -104,7 +104,7 @@ export class SpanEventRecorder {
     const a2a = record.a2a;
     const events = a2a?.stream?.events;
     if (events) {
-      for (const kind of STREAM_EVENTS) {
+      for (const kind of STREAM_EVENT_KINDS) {
         const now = events[kind] ?? 0;
         for (; this.seen[kind] < now; this.seen[kind]++)
           this.add(A.EVENT_STREAM_EVENT, { [A.ATTR_GATEWAY_STREAM_EVENT]: kind }, at);

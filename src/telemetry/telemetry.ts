@@ -4,7 +4,7 @@
  * `env` is the process environment the CLI read, for the standard OTEL_* variables.
  */
 import { Registry } from 'prom-client';
-import type { ExchangeObserver } from '../proxy/exchange.js';
+import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { createMetrics } from './metrics.js';
 import {

@@ -24,7 +24,8 @@ import {
   TraceIdRatioBasedSampler,
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
-import type { Exchange, ExchangeObserver, ExchangeRecord } from '../proxy/exchange.js';
+import type { Exchange, ExchangeObserver } from '../exchange/exchange.js';
+import type { ExchangeRecord } from '../exchange/record.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
 import { SpanEventRecorder, spanName } from './span-facts.js';
@@ -153,6 +154,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
   };
 
   return {
+    name: 'tracing',
     onForward(exchange, headers) {
       const state = open(exchange);
       state.client = {

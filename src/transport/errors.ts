@@ -2,16 +2,26 @@
  * The closed set of errors the gateway itself produces (principle 9). A2A errors returned by an
  * agent are not gateway errors: they are forwarded untouched and decoded as facts.
  */
-export type GatewayErrorReason =
-  | 'AGENT_NOT_FOUND'
-  | 'UPSTREAM_UNREACHABLE'
-  | 'UPSTREAM_TIMEOUT'
-  | 'UPSTREAM_RESET'
+export const GATEWAY_ERROR_REASONS = [
+  'AGENT_NOT_FOUND',
+  'UPSTREAM_UNREACHABLE',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_RESET',
   /** The agent answered, but not in a way the gateway can use (e.g. a task GetTask cannot find). */
-  | 'UPSTREAM_INVALID'
-  | 'REQUEST_INVALID'
-  | 'SHUTTING_DOWN'
-  | 'INTERNAL';
+  'UPSTREAM_INVALID',
+  'REQUEST_INVALID',
+  'SHUTTING_DOWN',
+  'INTERNAL',
+] as const;
+export type GatewayErrorReason = (typeof GATEWAY_ERROR_REASONS)[number];
+
+/** The reasons that mean the agent could not be reached or failed mid-answer. */
+export const UPSTREAM_REASONS = [
+  'UPSTREAM_UNREACHABLE',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_RESET',
+  'UPSTREAM_INVALID',
+] as const satisfies readonly GatewayErrorReason[];
 
 /** HTTP status and the google.rpc status name used in A2A REST error bodies (spec §11.6). */
 const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {

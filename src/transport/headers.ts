@@ -107,11 +107,3 @@ export function clientResponseHeaders(headers: Record<string, string | string[] 
   }
   return out;
 }
-
-/** Reads one header from a flat raw list, case-insensitively. */
-export function rawHeader(raw: readonly string[], lowerName: string): string | undefined {
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length === lowerName.length && raw[i]!.toLowerCase() === lowerName) return raw[i + 1];
-  }
-  return undefined;
-}

@@ -3,7 +3,8 @@
  * excepted: they are not proxied requests). Written from reading the files, not from running
  * the decoders. Ids are whatever the recording produced, so only their presence is checked.
  */
-import type { Operation, ProtocolVersion, TaskState } from '../../src/a2a/operations.js';
+import type { Operation, ProtocolVersion } from '../../src/a2a/operations.js';
+import type { TaskState } from '../../src/a2a/task-state.js';
 import type { RuleId } from '../../src/a2a/findings.js';
 import type { StreamClosure, StreamEventKind, ResponseTag } from '../../src/a2a/response.js';
 import type { VersionSignal } from '../../src/a2a/version.js';

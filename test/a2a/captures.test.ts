@@ -152,7 +152,9 @@ describe.each(names)('%s', (name) => {
   it('gives the same facts when bodies go through the streaming scanner instead of JSON.parse', () => {
     const viaScan = { parseBufferBytes: 0 };
     const body = capture.request.body;
-    expect(decodeRequest(capture, splitAt(body, [body.length >> 1]), viaScan)).toEqual(req);
+    // Only a body read with JSON.parse hands its parsed document on (for the timeout rescue).
+    const { document: _parsed, ...reqFacts } = req;
+    expect(decodeRequest(capture, splitAt(body, [body.length >> 1]), viaScan)).toEqual(reqFacts);
     if (capture.response !== undefined) {
       const resBody = capture.response.body;
       expect(decodeResponse(capture, req, splitAt(resBody, [7, resBody.length >> 1]), viaScan)).toEqual(res);

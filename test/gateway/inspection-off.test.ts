@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { Exchange, ExchangeRecord } from '../../src/proxy/exchange.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const send = (text: string) =>
   JSON.stringify({

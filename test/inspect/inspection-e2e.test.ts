@@ -20,7 +20,8 @@ import { collect, within, withDeadline } from '../peers/deadline.js';
 import { asMessage, asTask, stateName } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import type { Exchange, ExchangeObserver, ExchangeRecord } from '../../src/proxy/exchange.js';
+import type { Exchange, ExchangeObserver } from '../../src/exchange/exchange.js';
+import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const STEP = 30;
 const TRANSPORTS: TransportName[] = ['JSONRPC', 'HTTP+JSON'];

@@ -9,7 +9,8 @@ import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import { loadCapture } from '../a2a/captures.js';
 import { asBuffer } from '../support/replay-upstream.js';
-import type { Exchange, ExchangeRecord } from '../../src/proxy/exchange.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

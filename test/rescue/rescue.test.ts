@@ -24,7 +24,8 @@ import { pollUntil, within, withDeadline } from '../peers/deadline.js';
 import { asTask, stateName } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import type { Exchange, ExchangeRecord } from '../../src/proxy/exchange.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const CLIENT_GIVES_UP_MS = 3000;
 const TASK_MS = 8000;

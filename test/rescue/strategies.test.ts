@@ -13,7 +13,8 @@ import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import { parseConfig } from '../../src/config/load.js';
 import { startGateway } from '../../src/gateway.js';
-import type { Exchange, ExchangeRecord } from '../../src/proxy/exchange.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
+import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 /** Starts an in-process gateway on an ephemeral loopback port for tests. */
 import { parseConfig } from '../../src/config/load.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
-import type { ExchangeObserver } from '../../src/proxy/exchange.js';
+import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { pino } from 'pino';
 
 export interface TestAgent {

@@ -10,9 +10,10 @@ import {
   type SpanSource,
 } from '../../src/telemetry/exchange-spans.js';
 import { packExchange, unpackExchange } from '../../src/telemetry/exchange-pack.js';
-import { OPERATIONS, TASK_STATES } from '../../src/a2a/operations.js';
+import { OPERATIONS } from '../../src/a2a/operations.js';
+import { TASK_STATES } from '../../src/a2a/task-state.js';
 import { RULE_IDS } from '../../src/a2a/findings.js';
-import type { A2AFacts, ExchangeRecord } from '../../src/proxy/exchange.js';
+import type { A2AFacts, ExchangeRecord } from '../../src/exchange/record.js';
 import { record } from './support/records.js';
 
 const source: SpanSource = {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/telemetry/metrics.js';
 import { InMemoryTaskStore, TaskTracker } from '../../src/tasks/tracker.js';
-import type { A2AFacts } from '../../src/proxy/exchange.js';
+import type { A2AFacts } from '../../src/exchange/record.js';
 import { facts, fakeExchange, record } from './support/records.js';
 import { labelValues, samples, valueOf } from './support/registry.js';
 

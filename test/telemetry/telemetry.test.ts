@@ -7,7 +7,7 @@ import { within, withDeadline } from '../peers/deadline.js';
 import { asTask } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import type { ExchangeObserver } from '../../src/proxy/exchange.js';
+import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { InMemoryTaskStore, TaskTracker } from '../../src/tasks/tracker.js';
 import { createTelemetry, type Telemetry } from '../../src/telemetry/telemetry.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';

@@ -3,7 +3,7 @@ import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import type { ExchangeObserver } from '../../src/proxy/exchange.js';
+import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { createTracing } from '../../src/telemetry/tracing.js';
 import { extractIncoming, injectUpstream, traceIdOf } from '../../src/telemetry/trace-context.js';
 import { ROOT_CONTEXT, TraceFlags, defaultTextMapSetter, trace } from '@opentelemetry/api';

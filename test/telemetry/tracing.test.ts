@@ -15,7 +15,7 @@ import type { RunningGateway } from '../../src/gateway.js';
 import { createTracing, type Tracing } from '../../src/telemetry/tracing.js';
 import { tracingOptionsFromEnv } from '../../src/telemetry/tracing-config.js';
 import { traceIdOf } from '../../src/telemetry/trace-context.js';
-import type { ExchangeObserver } from '../../src/proxy/exchange.js';
+import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
 
 const SERVER = 2;

@@ -1,5 +1,6 @@
 /** Exchange-shaped objects with a hand-written record, for driving observers without sockets. */
-import type { A2AFacts, Exchange, ExchangeRecord } from '../../../src/proxy/exchange.js';
+import type { Exchange } from '../../../src/exchange/exchange.js';
+import type { A2AFacts, ExchangeRecord } from '../../../src/exchange/record.js';
 
 export function record(partial: Partial<ExchangeRecord> = {}): ExchangeRecord {
   return {

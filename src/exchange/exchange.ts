@@ -1,0 +1,131 @@
+/**
+ * One client request through the gateway: its record, the per-request state observers keep, and
+ * the one place every observer hook is emitted from (docs/ARCHITECTURE.md, "Observers").
+ *
+ * Every hook call is guarded (principle 15): an observer that throws is reported to
+ * `ObserverSet.failed` (the gateway logs it, rate-limited) and the exchange goes on as if it had
+ * not been there, so telemetry can never change status, headers, bytes or timing of an answer
+ * (principle 5). The record is finished exactly once (principle 8).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Upstream } from '../transport/upstream.js';
+import type { RequestFacts } from '../a2a/request.js';
+import type { ExchangeOutcome, ExchangeRecord } from './record.js';
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** Subscribers to an exchange, called in the order of docs/ARCHITECTURE.md "Observers". */
+export interface ExchangeObserver {
+  /** Names the observer in the log when it fails. */
+  readonly name?: string;
+  /** Just before the request goes to the agent: may add headers (e.g. W3C traceparent). */
+  onForward?(exchange: Exchange, headers: string[]): void;
+  /** A chunk of the request body as it is read from the client. */
+  onRequestChunk?(exchange: Exchange, chunk: Buffer): void;
+  onResponseStart?(exchange: Exchange, status: number, headers: ResponseHeaders): void;
+  /** A chunk of the response body as it is written to the client (a copy is never made). */
+  onResponseChunk?(exchange: Exchange, chunk: Buffer): void;
+  onFinish?(exchange: Exchange): void;
+}
+
+export type ObserverHook = Exclude<keyof ExchangeObserver, 'name'>;
+type HookArgs<H extends ObserverHook> =
+  Parameters<NonNullable<ExchangeObserver[H]>> extends [Exchange, ...infer Rest] ? Rest : never;
+
+const HOOKS: readonly ObserverHook[] = [
+  'onForward',
+  'onRequestChunk',
+  'onResponseStart',
+  'onResponseChunk',
+  'onFinish',
+];
+
+/** Told about every observer failure; the gateway logs them (observer-failures.ts). */
+export type ObserverFailureSink = (observer: ExchangeObserver, hook: ObserverHook, error: unknown) => void;
+
+/**
+ * The gateway's observers, made once: per hook, only the observers that implement it, so an
+ * exchange never calls a hook nobody listens to.
+ */
+export class ObserverSet {
+  private readonly byHook: Readonly<Record<ObserverHook, readonly ExchangeObserver[]>>;
+
+  constructor(
+    readonly observers: readonly ExchangeObserver[],
+    readonly failed: ObserverFailureSink = () => {},
+  ) {
+    const byHook = {} as Record<ObserverHook, ExchangeObserver[]>;
+    for (const hook of HOOKS) byHook[hook] = observers.filter((o) => typeof o[hook] === 'function');
+    this.byHook = byHook;
+  }
+
+  with(hook: ObserverHook): readonly ExchangeObserver[] {
+    return this.byHook[hook];
+  }
+}
+
+export class Exchange {
+  readonly record: ExchangeRecord;
+  /** performance.now() at the start, for sub-millisecond intervals. */
+  readonly startedAtMonotonic = performance.now();
+  /** Per-exchange state owned by observers (decoders, spans), keyed by observer. */
+  readonly state = new Map<object, unknown>();
+  /** The request's one classification (pipeline step 4); undefined until then, or if it failed. */
+  request: RequestFacts | undefined;
+  /** Why classifying the request failed, if it did (a decoder bug: inspection reports it). */
+  requestFailure: string | undefined;
+  private finished = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly upstream: Upstream,
+    /** Path (and query) to request on the agent: the agent's base path + the part after /agents/{name}. */
+    readonly upstreamPath: string,
+    private readonly observers: ObserverSet,
+  ) {
+    this.record = {
+      agent: upstream.name,
+      httpMethod: req.method ?? 'GET',
+      path: upstreamPath.slice(upstream.basePath.length) || '/',
+      startedAt: Date.now(),
+      status: 0,
+      bytesIn: 0,
+      bytesOut: 0,
+      keepalivesSent: 0,
+      durationMs: 0,
+      outcome: 'complete',
+      findings: [],
+    };
+  }
+
+  /** Calls `hook` on every observer that has it, each call guarded: a throw is reported, never rethrown. */
+  emit<H extends ObserverHook>(hook: H, ...args: HookArgs<H>): void {
+    for (const observer of this.observers.with(hook)) {
+      try {
+        (observer[hook] as unknown as (exchange: Exchange, ...rest: HookArgs<H>) => void)(this, ...args);
+      } catch (error) {
+        this.observers.failed(observer, hook, error);
+      }
+    }
+  }
+
+  /** Set by the forwarder: ends this exchange now (graceful shutdown after its grace period). */
+  terminate: () => void = () => this.res.destroy();
+
+  fail(outcome: ExchangeOutcome, error: Error): void {
+    this.record.outcome = outcome;
+    const reason = 'reason' in error && typeof error.reason === 'string' ? error.reason : error.name;
+    this.record.error = { reason, message: error.message };
+  }
+
+  /** Ends the exchange once; later calls are ignored. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.record.durationMs = Date.now() - this.record.startedAt;
+    this.record.status = this.res.headersSent ? this.res.statusCode : this.record.status;
+    this.emit('onFinish');
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The exchange record: one client request through the gateway and everything learned about it.
+ * Stages write facts here; observers read them (docs/ARCHITECTURE.md, "The exchange record").
+ * Data only: the proxy, the timeout rescue, inspection and telemetry all import it, and it
+ * imports none of them. The closed sets are `as const` arrays so label sets derive from them
+ * (telemetry/metrics/labels.ts) and a new member cannot silently become `other`.
+ */
+import type { Binding, Operation, ProtocolVersion } from '../a2a/operations.js';
+import type { TaskState } from '../a2a/task-state.js';
+import type { Finding } from '../a2a/findings.js';
+
+export const EXCHANGE_OUTCOMES = ['complete', 'client-gone', 'upstream-error', 'gateway-error'] as const;
+export type ExchangeOutcome = (typeof EXCHANGE_OUTCOMES)[number];
+
+/** The shape an exchange took: a direct Message, a Task, an A2A/JSON-RPC error, or anything else. */
+export const EXCHANGE_KINDS = ['message', 'task', 'error', 'other'] as const;
+export type ExchangeKind = (typeof EXCHANGE_KINDS)[number];
+
+export const STREAM_EVENT_KINDS = ['task', 'message', 'statusUpdate', 'artifactUpdate', 'error'] as const;
+export type StreamEventKind = (typeof STREAM_EVENT_KINDS)[number];
+
+/** What inspection learned about the A2A exchange (filled by the inspector when the body ends). */
+export interface A2AFacts {
+  binding: Binding;
+  version: ProtocolVersion;
+  operation: Operation;
+  kind: ExchangeKind;
+  taskId?: string;
+  contextId?: string;
+  messageId?: string;
+  /** Final task state, normalised to the 1.0 names whatever the wire said. */
+  state?: TaskState;
+  /** The send was blocking (1.0 returnImmediately false/absent; 0.3 blocking true/absent). */
+  blocking?: boolean;
+  /** An A2A or JSON-RPC error answered by the agent (JSON-RPC code, or REST ErrorInfo reason). */
+  error?: { code?: number; reason?: string; message?: string };
+  /** For SSE responses. */
+  stream?: {
+    events: Record<StreamEventKind, number>;
+    /** Milliseconds from the exchange's start to the first event. */
+    firstEventMs?: number;
+    keepalives: number;
+  };
+  /** Inspection hit its byte cap before it found everything it looks for. */
+  partial: boolean;
+}
+
+export type { Finding };
+
+/** How the timeout rescue waits: `auto` in the config resolves to one of these per agent. */
+export const RESCUE_STRATEGIES = ['stream', 'subscribe', 'poll'] as const;
+export type RescueStrategy = (typeof RESCUE_STRATEGIES)[number];
+
+export const RESCUE_OUTCOMES = ['settled', 'deadline', 'message', 'error', 'client-gone', 'agent-blocked'] as const;
+export type RescueOutcome = (typeof RESCUE_OUTCOMES)[number];
+
+/** What the timeout rescue did, on the exchange record (metrics and the access log read it). */
+export interface RescueFacts {
+  strategy: RescueStrategy;
+  outcome?: RescueOutcome;
+  /** The task the client's message created or continued — kept even if the client left. */
+  taskId?: string;
+  /** Upstream GetTask polls made while waiting. */
+  polls: number;
+  /** From the moment the gateway saw the task settle to the client's answer. */
+  settleToAnswerMs?: number;
+}
+
+export interface ExchangeRecord {
+  agent: string;
+  httpMethod: string;
+  /** Path below /agents/{name}, with the query string. */
+  path: string;
+  startedAt: number;
+  /** HTTP status the client received (0 if none was sent). */
+  status: number;
+  bytesIn: number;
+  bytesOut: number;
+  /** SSE keepalive comments the gateway wrote into the response. */
+  keepalivesSent: number;
+  durationMs: number;
+  outcome: ExchangeOutcome;
+  /** A gateway-side failure (GatewayError reason), distinct from an A2A error the agent sent. */
+  error?: { reason: string; message: string };
+  /** Undefined for requests inspection could not classify at all (e.g. inspection off). */
+  a2a?: A2AFacts;
+  findings: Finding[];
+  /** Set when the timeout rescue handled this exchange. */
+  rescue?: RescueFacts;
+}
