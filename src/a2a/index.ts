@@ -1,6 +1,6 @@
 /**
  * Public API of the pure A2A decoders. The proxy feeds copies of request and response chunks;
- * nothing here does I/O, keeps timers or throws on bad input (design principles 3 and 5).
+ * nothing here does I/O, keeps timers or throws on bad input (principles 3 and 5).
  */
 export { createRequestDecoder } from './request.js';
 export type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead } from './request.js';
