@@ -37,7 +37,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Pure decoders: no I/O, no Node or HTTP imports (docs/design principle 3).
+    // Pure decoders: no I/O, no Node or HTTP imports (docs/ARCHITECTURE.md principle 3).
     files: ['src/a2a/**/*.ts', 'src/codec/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,7 +1,8 @@
 /**
- * Findings about the interface URLs an agent card advertises (field notes #6: cards that send
- * clients to localhost, 0.0.0.0, container addresses or plain http). Covers 1.0
- * `supportedInterfaces[].url` and 0.3 `url` + `additionalInterfaces[].url` (wire-ref §3, §6.5);
+ * Findings about the interface URLs an agent card advertises: cards are often published with
+ * the address the agent was deployed at (localhost, 0.0.0.0, a container IP, plain http), which
+ * sends clients somewhere they cannot reach or around the gateway. Covers 1.0
+ * `supportedInterfaces[].url` and 0.3 `url` + `additionalInterfaces[].url` (wire-reference §3, §6.5);
  * a2a-js compat servers serve hybrids with both (capture `v1compat--v03client-jsonrpc-card.http`).
  */
 import { FindingSink, type Finding } from './findings.js';
@@ -36,7 +37,7 @@ export function cardFindings(card: unknown, opts: CardFindingOptions): Finding[]
   const urls = cardInterfaceUrls(card);
   if (urls.length === 0) sink.add('card.no-interfaces');
   for (const { url, binding } of urls) {
-    // gRPC interfaces may be written as host:port without a scheme (wire-ref §7.3).
+    // gRPC interfaces may be written as host:port without a scheme (wire-reference §7.3).
     const parsable = binding === 'GRPC' && !url.includes('://') ? `grpc://${url}` : url;
     const { hostClass, protocol } = classifyUrl(parsable);
     switch (hostClass) {

@@ -14,7 +14,7 @@ export type RequestContext = Pick<
 >;
 
 /**
- * historyLength (§3.2.4, wire-ref §5.6): 1.0 — 0 means no history, N at most N messages;
+ * historyLength (§3.2.4, wire-reference §5.6): 1.0 — 0 means no history, N at most N messages;
  * 0.3 — 0 meant unlimited.
  */
 export function checkHistory(req: RequestContext, payload: Payload, findings: FindingSink): void {

@@ -3,7 +3,7 @@
  * spelling onto them. Names are the 1.0 canonical ones (wire-reference §1, spec §5.3).
  *
  * Pure: no I/O. Every `switch` over `Operation` ends in an exhaustiveness check so that adding an
- * operation breaks the build where it is not handled (design principle 4).
+ * operation breaks the build where it is not handled (principle 4).
  */
 
 export const BINDINGS = ['jsonrpc', 'rest'] as const;
@@ -31,7 +31,7 @@ export const OPERATIONS = [
 
 export type Operation = (typeof OPERATIONS)[number];
 
-/** JSON-RPC `method` → operation, for 1.0 (§9, wire-ref §1) and 0.3 (wire-ref §6.2). */
+/** JSON-RPC `method` → operation, for 1.0 (§9, wire-reference §1) and 0.3 (wire-reference §6.2). */
 const JSONRPC_METHODS: ReadonlyMap<string, { operation: Operation; version: ProtocolVersion }> = new Map([
   ['SendMessage', { operation: 'SendMessage', version: '1.0' }],
   ['SendStreamingMessage', { operation: 'SendStreamingMessage', version: '1.0' }],
@@ -64,7 +64,7 @@ export function operationForJsonRpcMethod(
 }
 
 /**
- * Operations answered with `text/event-stream` (§3.1.2, §3.1.6; wire-ref §1.1, §1.2).
+ * Operations answered with `text/event-stream` (§3.1.2, §3.1.6; wire-reference §1.1, §1.2).
  * Agents may still answer them with a plain JSON error (capture
  * `v1--edge-rpc-subscribe-unknown-task.http`), so the response decoder goes by Content-Type.
  */

@@ -2,11 +2,11 @@
  * Reads A2A payloads — Task, Message, status and artifact update events, errors — out of JSON
  * fields, in every wire shape the gateway meets:
  *  - 1.0 (ProtoJSON): member-key oneofs `{"task":…}` / `{"message":…}` / `{"statusUpdate":…}` /
- *    `{"artifactUpdate":…}`, bare Task for GetTask/CancelTask (wire-ref §2.3, §2.4, §1.2);
+ *    `{"artifactUpdate":…}`, bare Task for GetTask/CancelTask (wire-reference §2.3, §2.4, §1.2);
  *  - 0.3 JSON-RPC: bare objects told apart by `kind` (`task`, `message`, `status-update`,
- *    `artifact-update`), lowercase states, `final` (wire-ref §6.3);
+ *    `artifact-update`), lowercase states, `final` (wire-reference §6.3);
  *  - 0.3 REST (proto JSON): member keys like 1.0 plus `msg`, message `content` instead of
- *    `parts`, `TASK_STATE_CANCELLED`, `final` (wire-ref §6.4).
+ *    `parts`, `TASK_STATE_CANCELLED`, `final` (wire-reference §6.4).
  * Errors: JSON-RPC `error` (§9.5), REST `{"error":{…,"details":[ErrorInfo]}}` (§11.6), and the
  * `{"code":-32001,"message":…}` bodies of a2a-js 0.3 REST (capture `v03--rest-get-unknown-task.http`).
  */
@@ -172,7 +172,7 @@ function describe(
   };
 }
 
-/** Version evidence of one payload (wire-ref §6.3 vs §6.4 vs §2); `undefined` when it shows none. */
+/** Version evidence of one payload (wire-reference §6.3 vs §6.4 vs §2); `undefined` when it shows none. */
 function shapeOf(
   p: Json,
   status: Json,

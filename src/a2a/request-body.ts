@@ -1,7 +1,7 @@
 /**
  * What a request body says: the JSON paths the request decoder wants, and readers that turn
- * them into facts. JSON-RPC puts the request message under `params` (§9, wire-ref §1.1); REST
- * sends it as the body itself (§11, wire-ref §1.2). 0.3 spellings per wire-ref §6.3, §6.4.
+ * them into facts. JSON-RPC puts the request message under `params` (§9, wire-reference §1.1); REST
+ * sends it as the body itself (§11, wire-reference §1.2). 0.3 spellings per wire-reference §6.3, §6.4.
  */
 import { compileScanPlan, withContainers } from '../codec/json-scan.js';
 import { joinPath } from '../codec/json-fields.js';
@@ -77,7 +77,7 @@ export function jsonRpcMethod(doc: unknown): string | undefined {
   return str((doc as Json)?.method);
 }
 
-/** What the message and configuration look like, as version evidence (wire-ref §6.1). */
+/** What the message and configuration look like, as version evidence (wire-reference §6.1). */
 export function payloadVersion(doc: unknown, root: BodyRoot): ProtocolVersion | undefined {
   const base = baseOf(doc, root);
   const m = messageOf(base);
@@ -117,8 +117,8 @@ export function messageFacts(doc: unknown, root: BodyRoot): MessageFacts {
 
 /**
  * Whether a SendMessage waits for a terminal or interrupted state. 1.0: `returnImmediately`
- * absent or false ⇒ blocking (§3.2.2, wire-ref §5.1). 0.3: `blocking` absent or true ⇒
- * blocking (SDK behaviour, wire-ref §6.3). `undefined` when the body was not read far enough
+ * absent or false ⇒ blocking (§3.2.2, wire-reference §5.1). 0.3: `blocking` absent or true ⇒
+ * blocking (SDK behaviour, wire-reference §6.3). `undefined` when the body was not read far enough
  * (`complete` false).
  */
 export function isBlocking(
@@ -169,7 +169,7 @@ export function jsonRpcParam(doc: unknown, name: 'tenant' | 'contextId'): string
 /**
  * Task and push-config ids of JSON-RPC task operations. The param names depend on the method's
  * version: 1.0 push ops use `taskId` + `id` (config), 0.3 used `id` (task) +
- * `pushNotificationConfigId` (wire-ref §6.3: "`id` changes meaning!").
+ * `pushNotificationConfigId` (wire-reference §6.3: "`id` changes meaning!").
  */
 export function jsonRpcTaskIds(
   doc: unknown,

@@ -1,7 +1,7 @@
 /**
  * Request classification: binding, version, operation and the ids a gateway wants to know,
  * from the request head plus the body fed chunk by chunk. Pure and incremental
- * (design principle 3); it never throws on bad input — anything it cannot place becomes
+ * (principle 3); it never throws on bad input — anything it cannot place becomes
  * operation `unknown` with a finding, and the bytes go on unchanged.
  */
 import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
@@ -285,7 +285,7 @@ function restFacts(
 ): SpecificFacts {
   const { operation } = route;
   const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, '') : {};
-  // GET routes carry request fields as camelCase query parameters (§11.5, wire-ref §1.2).
+  // GET routes carry request fields as camelCase query parameters (§11.5, wire-reference §1.2).
   const queryHistory =
     operation === 'GetTask' || operation === 'ListTasks' ? parseInteger(query.get('historyLength')) : undefined;
   return {

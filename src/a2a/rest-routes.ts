@@ -1,9 +1,9 @@
 /**
  * HTTP+JSON (REST) route table, matched on the TAIL of the path because the interface base path
- * (`supportedInterfaces[].url`, e.g. `/a2a/rest`) is the agent's choice (wire-ref §1 table, §1.2).
- * Also matches the 0.3 `/v1/...` forms and `/v1/card` (wire-ref §6.2), an optional
- * `/{tenant}` segment before the route (wire-ref §1, §5.7), and the well-known card paths
- * (§8.2; `/.well-known/agent.json` was the ≤0.2 path, wire-ref §6.5).
+ * (`supportedInterfaces[].url`, e.g. `/a2a/rest`) is the agent's choice (wire-reference §1 table, §1.2).
+ * Also matches the 0.3 `/v1/...` forms and `/v1/card` (wire-reference §6.2), an optional
+ * `/{tenant}` segment before the route (wire-reference §1, §5.7), and the well-known card paths
+ * (§8.2; `/.well-known/agent.json` was the ≤0.2 path, wire-reference §6.5).
  */
 import type { Operation } from './operations.js';
 
@@ -41,7 +41,7 @@ const ROUTES: readonly Route[] = [
     methods: { POST: 'CancelTask' },
     captures: ['taskId'],
   },
-  // Proto says GET, spec §11.3.2 says POST; SDKs accept both (wire-ref §7.1 #2, §6.6).
+  // Proto says GET, spec §11.3.2 says POST; SDKs accept both (wire-reference §7.1 #2, §6.6).
   {
     pattern: new RegExp(`/tasks/${SEGMENT}:subscribe$`),
     hint: ':subscribe',

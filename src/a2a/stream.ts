@@ -1,15 +1,15 @@
 /**
  * State machine over the decoded events of one A2A stream (SendStreamingMessage,
- * SubscribeToTask). Rules (§3.1.2, §3.1.6, §3.5.2, §11.7; wire-ref §5.3):
+ * SubscribeToTask). Rules (§3.1.2, §3.1.6, §3.5.2, §11.7; wire-reference §5.3):
  *  - the first event is a `task` or a `message`;
  *  - a message stream is exactly one `message` event;
  *  - a task stream continues with `statusUpdate` / `artifactUpdate` events (a task snapshot may
  *    be resent, as in `v1--jsonrpc-subscribe-input-required.http`), never a `message`;
  *  - nothing follows a terminal state (a final task snapshot in that same state excepted, §11.7)
- *    nor a 0.3 `final: true` event (wire-ref §6.6);
+ *    nor a 0.3 `final: true` event (wire-reference §6.6);
  *  - events concern one task, the one the request named if it named one.
  * Errors mid-stream are JSON-RPC error responses, REST `{"error":…}` bodies, or any event typed
- * `event: error` (wire-ref §1.1, §1.2, §7.1 #7).
+ * `event: error` (wire-reference §1.1, §1.2, §7.1 #7).
  */
 import type { SseEvent, SseStats } from '../codec/sse.js';
 import type { Json } from '../codec/json-value.js';

@@ -20,14 +20,14 @@ export type TaskState = (typeof TASK_STATES)[number];
 
 const BY_SUFFIX: ReadonlyMap<string, TaskState> = new Map([
   ['UNSPECIFIED', 'TASK_STATE_UNSPECIFIED'],
-  // 0.3 JSON-RPC has `unknown` where 1.0 has UNSPECIFIED (wire-ref §6.3).
+  // 0.3 JSON-RPC has `unknown` where 1.0 has UNSPECIFIED (wire-reference §6.3).
   ['UNKNOWN', 'TASK_STATE_UNSPECIFIED'],
   ['SUBMITTED', 'TASK_STATE_SUBMITTED'],
   ['WORKING', 'TASK_STATE_WORKING'],
   ['COMPLETED', 'TASK_STATE_COMPLETED'],
   ['FAILED', 'TASK_STATE_FAILED'],
   ['CANCELED', 'TASK_STATE_CANCELED'],
-  // 0.3 proto / REST spelled it with a double L (wire-ref §2.2, §6.4, §7.2).
+  // 0.3 proto / REST spelled it with a double L (wire-reference §2.2, §6.4, §7.2).
   ['CANCELLED', 'TASK_STATE_CANCELED'],
   ['INPUT_REQUIRED', 'TASK_STATE_INPUT_REQUIRED'],
   ['REJECTED', 'TASK_STATE_REJECTED'],
@@ -37,7 +37,7 @@ const BY_SUFFIX: ReadonlyMap<string, TaskState> = new Map([
 /**
  * Maps any wire spelling to the 1.0 name: `TASK_STATE_COMPLETED`, `completed`,
  * `input-required`, `TASK_STATE_CANCELLED`, and the ProtoJSON integer form (0…8, which ProtoJSON
- * parsers accept, wire-ref §0). `undefined` when the value is no task state at all.
+ * parsers accept, wire-reference §0). `undefined` when the value is no task state at all.
  */
 export function normaliseTaskState(wire: unknown): TaskState | undefined {
   if (typeof wire === 'number') {
@@ -61,7 +61,7 @@ const USUAL_SPELLINGS: ReadonlyMap<string, TaskState> = new Map(
   ]),
 );
 
-/** COMPLETED, FAILED, CANCELED, REJECTED: the task is immutable from now on (wire-ref §5.2). */
+/** COMPLETED, FAILED, CANCELED, REJECTED: the task is immutable from now on (wire-reference §5.2). */
 export function isTerminal(state: TaskState | undefined): boolean {
   return (
     state === 'TASK_STATE_COMPLETED' ||
@@ -72,8 +72,8 @@ export function isTerminal(state: TaskState | undefined): boolean {
 }
 
 /**
- * INPUT_REQUIRED and AUTH_REQUIRED in 1.0 (wire-ref §2.2, §5.2). The 0.3 proto called
- * AUTH_REQUIRED "neither interrupted nor terminal" (wire-ref §6.6), hence the version parameter.
+ * INPUT_REQUIRED and AUTH_REQUIRED in 1.0 (wire-reference §2.2, §5.2). The 0.3 proto called
+ * AUTH_REQUIRED "neither interrupted nor terminal" (wire-reference §6.6), hence the version parameter.
  */
 export function isInterrupted(state: TaskState | undefined, version: ProtocolVersion = '1.0'): boolean {
   if (state === 'TASK_STATE_INPUT_REQUIRED') return true;

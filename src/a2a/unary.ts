@@ -2,7 +2,7 @@
  * Facts of a unary (non-streaming) JSON response: what it carries (task, message, error or
  * something else), the task's ids and state, and the checks against the request.
  * Errors are classified by JSON-RPC code or REST ErrorInfo `reason`, not by HTTP status, which
- * changed between 1.0.0 and 1.0.1 (wire-ref §4.1, §7.1 #6); the status is kept alongside.
+ * changed between 1.0.0 and 1.0.1 (wire-reference §4.1, §7.1 #6); the status is kept alongside.
  */
 import { compileScanPlan, withContainers } from '../codec/json-scan.js';
 import { isObject, str, type Json } from '../codec/json-value.js';
@@ -78,7 +78,7 @@ export function decodeUnary(
 
 /**
  * SendMessageResponse is a oneof: exactly one of `task` / `message` (§9.4.1, §11.4); 0.3
- * JSON-RPC returned the bare Task or Message with its `kind` instead (wire-ref §6.3).
+ * JSON-RPC returned the bare Task or Message with its `kind` instead (wire-reference §6.3).
  */
 function checkSendResult(
   doc: unknown,

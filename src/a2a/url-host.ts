@@ -1,8 +1,8 @@
 /**
- * Classifies the host of a URL the way a gateway needs it for agent-card interface URLs
- * (field notes #6: cards advertising localhost, 0.0.0.0, container IPs) and push webhooks
- * (§13.2: SSRF to private, loopback and metadata addresses). Pure: uses the WHATWG URL parser,
- * which also normalises odd IPv4 spellings (`http://2130706433/`, `0x7f.1`) to dotted form.
+ * Classifies the host of a URL the way a gateway needs it for agent-card interface URLs (cards
+ * often advertise localhost, 0.0.0.0 or container IPs, which clients cannot reach) and push
+ * webhooks (§13.2: SSRF to private, loopback and metadata addresses). Pure: uses the WHATWG URL
+ * parser, which also normalises odd IPv4 spellings (`http://2130706433/`, `0x7f.1`) to dotted form.
  */
 
 export type HostClass = 'loopback' | 'unspecified' | 'private' | 'link-local' | 'internal-name' | 'public' | 'invalid';

@@ -1,5 +1,5 @@
 /**
- * Which A2A version a request speaks (wire-ref §1.4, §6.1, §8 checklist).
+ * Which A2A version a request speaks (wire-reference §1.4, §6.1, §8 checklist).
  * Order: `A2A-Version` header, then the `A2A-Version` query parameter (§3.6.1), then what the
  * request itself shows (JSON-RPC method name, REST `/v1/` prefix, payload shape), and with no
  * signal at all 0.3, as servers must assume (§3.6.1, §3.6.2).

@@ -1,7 +1,8 @@
 /**
  * Agent-card rewrite (pure). Clients call the URLs a card lists (spec §8.3.2), so every
  * interface that lives under the agent's configured URL must point at the gateway instead, or
- * traffic goes around it (field notes item 6). Fields rewritten (wire-reference §3, §6.5):
+ * traffic goes around it — and an agent behind a gateway usually advertises an address only the
+ * gateway can reach (localhost, a container IP). Fields rewritten (wire-reference §3, §6.5):
  * 1.0 `supportedInterfaces[].url`; 0.3 `url` and `additionalInterfaces[].url`; hybrid cards
  * (a2a-js compat, wire-reference §6.5) carry both and get both. Interfaces elsewhere are left as
  * they are and reported. A rewritten card no longer matches its JWS `signatures` (spec §8.4), so

@@ -3,7 +3,7 @@
  *
  * Why hand-written rather than `@streamparser/json` (measured, see test/codec/json-bench.ts):
  * its tokenizer accumulates every string token whole before emitting it, so one 100 MB base64
- * `raw` part would be held in memory — the hard memory cap (design principle 6) cannot be kept.
+ * `raw` part would be held in memory — the hard memory cap (principle 6) cannot be kept.
  * It also walks every byte through a generic state switch. This scanner only keeps state for
  * containers that can hold a wanted path, skips everything else by nesting depth, and jumps over
  * string contents with `indexOf('"')`, so memory is O(depth of the wanted paths) and skipped

@@ -1,5 +1,5 @@
 /**
- * Hand-written facts for every recorded exchange in ../shared/a2a/captures (push deliveries
+ * Hand-written facts for every recorded exchange in test/fixtures/captures (push deliveries
  * excepted: they are not proxied requests). Written from reading the files, not from running
  * the decoders. Ids are whatever the recording produced, so only their presence is checked.
  */
@@ -101,7 +101,7 @@ export const EXPECTED: Readonly<Record<string, Expected>> = {
     res: task('TASK_STATE_CANCELED', { artifacts: 1, history: 3 }),
   },
   'v03--jsonrpc-card.http': { req: card('0.3'), res: other },
-  // 0.3: historyLength 0 meant "unlimited", so three messages are fine (wire-ref §5.6).
+  // 0.3: historyLength 0 meant "unlimited", so three messages are fine (wire-reference §5.6).
   'v03--jsonrpc-get-task-history0.http': {
     req: rpc03('GetTask', { taskId: true, historyLength: 0 }),
     res: task(COMPLETED, { artifacts: 1, history: 3 }),

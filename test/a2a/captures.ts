@@ -1,5 +1,5 @@
 /**
- * Parser for the recorded exchanges in ../shared/a2a/captures (format in its README.md).
+ * Parser for the recorded exchanges in test/fixtures/captures (format in its README.md).
  * Works on bytes: bodies are byte-exact and already de-chunked. A request body is cut by its
  * Content-Length (every recorded request with a body has one); a response body runs to the end
  * of the file or to the "connection closed by client" marker.
@@ -8,9 +8,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** `../shared` beside the project's root, wherever the clone lives (CI clones elsewhere). */
-export const CAPTURE_DIR =
-  process.env.A2A_CAPTURE_DIR ?? fileURLToPath(new URL('../../../shared/a2a/captures/', import.meta.url));
+/** The recorded exchanges, kept in the repository (test/fixtures/captures). */
+export const CAPTURE_DIR = fileURLToPath(new URL('../fixtures/captures/', import.meta.url));
 
 export interface CapturedMessageHead {
   /** Headers in recorded order and case. */

@@ -16,7 +16,7 @@ const card10 = (...urls: Array<[string, string?]>) => ({
   })),
 });
 
-describe('host classes (field notes #6, §13.2)', () => {
+describe('host classes (cards advertising internal addresses, §13.2)', () => {
   it.each([
     ['http://localhost:8080/x', 'loopback'],
     ['http://api.localhost/x', 'loopback'],

@@ -7,7 +7,7 @@ import {
 } from '../../src/a2a/operations.js';
 import { isInterrupted, isTerminal, normaliseTaskState } from '../../src/a2a/task-state.js';
 
-describe('JSON-RPC method table (wire-ref §1, §6.2)', () => {
+describe('JSON-RPC method table (wire-reference §1, §6.2)', () => {
   it.each([
     ['SendMessage', 'SendMessage', '1.0'],
     ['SendStreamingMessage', 'SendStreamingMessage', '1.0'],
@@ -56,7 +56,7 @@ describe('streaming operations', () => {
   });
 });
 
-describe('task states (wire-ref §2.2, §6.3, §6.4)', () => {
+describe('task states (wire-reference §2.2, §6.3, §6.4)', () => {
   it.each([
     ['TASK_STATE_COMPLETED', 'TASK_STATE_COMPLETED'],
     ['completed', 'TASK_STATE_COMPLETED'],

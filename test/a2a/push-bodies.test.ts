@@ -1,7 +1,7 @@
 /**
  * Push-notification webhook bodies (captures `*--push-*.http`) carry the same payloads as stream
- * events: a 1.0 StreamResponse (§4.3.3, wire-ref §2.3) or a bare kind-tagged 0.3 object
- * (wire-ref §6.3). The payload reader must place them all.
+ * events: a 1.0 StreamResponse (§4.3.3, wire-reference §2.3) or a bare kind-tagged 0.3 object
+ * (wire-reference §6.3). The payload reader must place them all.
  */
 import { describe, expect, it } from 'vitest';
 import { readPayload } from '../../src/a2a/payload.js';

@@ -25,7 +25,7 @@ const rpc = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '
 const rules = (facts: RequestFacts) => facts.findings.map((f) => f.rule);
 
 describe('JSON-RPC requests', () => {
-  it("reads the push-config ids with each version's param names (wire-ref §6.3)", () => {
+  it("reads the push-config ids with each version's param names (wire-reference §6.3)", () => {
     const v1 = classify({ headers: V1 }, rpc('GetTaskPushNotificationConfig', { taskId: 't1', id: 'c1' }));
     expect(v1).toMatchObject({ operation: 'GetTaskPushNotificationConfig', taskId: 't1', pushConfigId: 'c1' });
     const v03 = classify({}, rpc('tasks/pushNotificationConfig/get', { id: 't1', pushNotificationConfigId: 'c1' }));

@@ -150,7 +150,7 @@ describe('task id (§3.4.3)', () => {
   });
 });
 
-describe('errors are classified by code or reason, not HTTP status (wire-ref §4)', () => {
+describe('errors are classified by code or reason, not HTTP status (wire-reference §4)', () => {
   it('reads JSON-RPC errors with ErrorInfo, REST Google errors, 0.3 REST and problem+json bodies', () => {
     expect(
       respond(RPC10, {

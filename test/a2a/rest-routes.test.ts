@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchRestRoute, tenantFromPrefix } from '../../src/a2a/rest-routes.js';
 
-describe('REST routes matched by their tail (wire-ref §1 table, §6.2)', () => {
+describe('REST routes matched by their tail (wire-reference §1 table, §6.2)', () => {
   it.each([
     ['POST', '/a2a/rest/message:send', { operation: 'SendMessage', prefix: '/a2a/rest', legacyV1: false }],
     ['POST', '/message:stream', { operation: 'SendStreamingMessage', prefix: '', legacyV1: false }],
@@ -52,7 +52,7 @@ describe('REST routes matched by their tail (wire-ref §1 table, §6.2)', () => 
   });
 });
 
-describe('tenant segment (wire-ref §5.7)', () => {
+describe('tenant segment (wire-reference §5.7)', () => {
   it('is the one segment between a known base path and the route', () => {
     expect(tenantFromPrefix('/a2a/rest/acme', ['/a2a/rest'])).toBe('acme');
     expect(tenantFromPrefix('/a2a/rest/acme', ['/a2a/rest/'])).toBe('acme');

@@ -17,7 +17,7 @@ const RPC10: RequestContext = {
 const REST10: RequestContext = { ...RPC10, binding: 'rest', jsonrpcId: undefined, jsonrpcIdPresent: undefined };
 const RPC03: RequestContext = { ...RPC10, version: '0.3' };
 
-// 1.0 StreamResponse payloads (wire-ref §2.3)
+// 1.0 StreamResponse payloads (wire-reference §2.3)
 const task = (state: string, id = 't1') => ({ task: { id, contextId: 'c1', status: { state } } });
 const status = (state: string, id = 't1') => ({ statusUpdate: { taskId: id, contextId: 'c1', status: { state } } });
 const artifact = (id = 't1') => ({
@@ -40,7 +40,7 @@ function stream(req: RequestContext, body: string, opts: { aborted?: boolean; ma
 
 const rules = (facts: ResponseFacts) => facts.findings.map((f) => f.rule).sort();
 
-describe('stream order (§3.1.2, wire-ref §5.3)', () => {
+describe('stream order (§3.1.2, wire-reference §5.3)', () => {
   it('a well-formed task stream has no findings and closes at its terminal state', () => {
     const facts = stream(
       RPC10,
@@ -125,7 +125,7 @@ describe('stream order (§3.1.2, wire-ref §5.3)', () => {
   });
 });
 
-describe('0.3 streams (wire-ref §6.3, §6.6)', () => {
+describe('0.3 streams (wire-reference §6.3, §6.6)', () => {
   const kindTask = { kind: 'task', id: 't1', contextId: 'c1', status: { state: 'submitted' } };
   const kindStatus = (state: string, final: boolean) => ({
     kind: 'status-update',
@@ -180,7 +180,7 @@ describe('stream endings', () => {
   });
 });
 
-describe('errors and keepalives in streams (wire-ref §1.1, §1.2, §7.1 #7)', () => {
+describe('errors and keepalives in streams (wire-reference §1.1, §1.2, §7.1 #7)', () => {
   it('counts JSON-RPC error events, REST error events and `event: error`', () => {
     const rpcErr = stream(
       RPC10,

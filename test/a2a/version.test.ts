@@ -33,7 +33,7 @@ describe('A2A-Version values (§3.6)', () => {
   });
 });
 
-describe('deciding the version (wire-ref §1.4, §6.1)', () => {
+describe('deciding the version (wire-reference §1.4, §6.1)', () => {
   it('takes the header first, then the query parameter', () => {
     expect(decide({ header: '1.0', query: '0.3' })).toMatchObject({ version: '1.0', signal: 'header' });
     expect(decide({ header: '', query: '1.0' })).toMatchObject({ version: '1.0', signal: 'query' });

@@ -1,5 +1,5 @@
 // What both test peers (SDK 1.3.0 and SDK 0.3.14) share: the Peer handle, its options, the
-// request recorder, and the script the recorded agent follows (see captures/README.md).
+// request recorder, and the script the recorded agent follows (see test/fixtures/captures/README.md).
 import type { RequestHandler } from 'express';
 
 export interface RecordedRequest {
