@@ -37,6 +37,25 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Telemetry consumes decoded facts (docs/ARCHITECTURE.md principle 7): only src/telemetry/ may
+    // import a metrics or tracing library.
+    files: ['src/**/*.ts'],
+    ignores: ['src/telemetry/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['prom-client', '@opentelemetry/*'],
+              message: 'only src/telemetry/ imports prom-client or OpenTelemetry.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Pure decoders: no I/O, no Node or HTTP imports (docs/ARCHITECTURE.md principle 3).
     files: ['src/a2a/**/*.ts', 'src/codec/**/*.ts'],
     rules: {
