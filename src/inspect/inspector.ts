@@ -1,9 +1,9 @@
 /**
- * Inspection as an exchange observer: the request and response bytes are fed, as copies of the
- * chunks the forwarder already has, to the pure decoders (src/a2a). When the exchange finishes
- * their facts become `record.a2a` and `record.findings`, and the task tracker hears about the
- * task. A decoder failure is caught and becomes a finding; the bytes flow on regardless
- * (design principle 5).
+ * Inspection as an exchange observer. The request side is the pipeline's one classification
+ * (`exchange.request`, principle 4); the response bytes are fed, as the very chunks the forwarder
+ * writes, to the pure response decoder (src/a2a). When the exchange finishes their facts become
+ * `record.a2a` and `record.findings`, and the task tracker hears about the task. A decoder
+ * failure is caught and becomes a finding; the bytes flow on regardless (principle 5).
  */
 import { performance } from 'node:perf_hooks';
 import { createResponseDecoder, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';

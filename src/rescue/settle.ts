@@ -8,13 +8,14 @@
  * moved on: through a state that is not interrupted, or a status with a new timestamp.
  */
 import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
+import type { ProtocolVersion } from '../a2a/operations.js';
 
 export class SettleWatch {
   private stale: { state: TaskState; timestamp: string | undefined } | undefined;
   private first = true;
 
   constructor(
-    private readonly version: '1.0' | '0.3',
+    private readonly version: ProtocolVersion,
     private readonly followUp: boolean,
   ) {}
 

@@ -141,7 +141,7 @@ export class TaskTracker {
         try {
           listener(event);
         } catch {
-          // Telemetry must not break inspection (principle 5).
+          // A throwing subscriber changes nothing (principle 15).
         }
       }
     }

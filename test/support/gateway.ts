@@ -2,7 +2,7 @@
 import { parseConfig } from '../../src/config/load.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 
 export interface TestAgent {
   url: string;
@@ -14,6 +14,7 @@ export async function startTestGateway(
   agents: Record<string, TestAgent>,
   extra: Record<string, unknown> = {},
   observers: ExchangeObserver[] = [],
+  logger: Logger = pino({ level: 'silent' }),
 ): Promise<RunningGateway> {
   const config = parseConfig(
     JSON.stringify({
@@ -26,5 +27,5 @@ export async function startTestGateway(
     'test-config',
     {},
   );
-  return startGateway(config, { logger: pino({ level: 'silent' }), observers });
+  return startGateway(config, { logger, observers });
 }
