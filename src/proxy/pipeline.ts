@@ -2,7 +2,8 @@
  * The request pipeline for `/agents/{name}/…`, in the order a request travels
  * (docs/ARCHITECTURE.md, "A request's path"):
  *   1. find the agent (unknown → 404 in the caller's protocol)
- *   2. open the exchange record
+ *   2. normalise the target (dot-segments resolved; one that escapes the agent is refused) and
+ *      open the exchange record
  *   3. read the start of the body (the whole of a normal A2A request) and classify the request
  *      once: every later stage reads these facts (classify.ts)
  *   4. agent card? → answer from the card cache, rewritten
@@ -21,6 +22,7 @@ import { renderCard, sendCard } from '../cards/serve.js';
 import { Exchange, type ObserverSet } from '../exchange/exchange.js';
 import { RequestClassifier, type Classification } from './classify.js';
 import { readRequestBody, type RequestBody } from './request-body.js';
+import { normaliseTarget } from './target.js';
 import { errorContextOf, sendGatewayError, type ErrorContext } from './error-response.js';
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
@@ -61,8 +63,10 @@ export function createAgentPipeline(deps: PipelineDeps) {
     const upstream = upstreams.get(agent);
     if (!upstream) return answerUnknownAgent(req, res, agent, [...upstreams.keys()]);
 
-    // 2. The exchange record opens.
-    const exchange = new Exchange(req, res, upstream, upstream.basePath + rest, observers);
+    // 2. The target as the agent will get it, and the exchange record.
+    const target = normaliseTarget(rest);
+    const path = target.ok ? target.target : rest;
+    const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers);
     inFlight.add(exchange);
     let errorContext = errorContextOf(undefined, req.headers['a2a-version']);
     try {
@@ -72,13 +76,14 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
 
       // 3. The body's start, and the request's one classification.
-      const body = await readAndClassify(exchange, rest, deps.inspectBytes || REQUEST_PREFIX_BYTES);
+      const body = await readAndClassify(exchange, path, deps.inspectBytes || REQUEST_PREFIX_BYTES);
       const facts = exchange.request;
       errorContext = errorContextOf(facts, req.headers['a2a-version']);
+      if (!target.ok) throw new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent });
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
-      const q = rest.indexOf('?');
-      const bare = q === -1 ? rest : rest.slice(0, q);
+      const q = path.indexOf('?');
+      const bare = q === -1 ? path : path.slice(0, q);
       if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(bare)) {
         const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
         return await serveCard(exchange, cards, cardPath, publicAgentUrl(), errorContext);
