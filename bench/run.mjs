@@ -33,6 +33,20 @@ function renderOnly(file) {
   log(`wrote ${path.relative(process.cwd(), md)}`);
 }
 
+/** The scenarios --scenarios names (all without it); an id that does not exist stops the run. */
+function selectScenarios(ids) {
+  const unknown = ids?.filter((id) => !SCENARIOS.some((s) => s.id === id)) ?? [];
+  if (unknown.length) {
+    const known = [...SCENARIOS]
+      .sort((a, b) => a.id - b.id)
+      .map((s) => `  ${s.id}  ${s.title}`)
+      .join('\n');
+    console.error(`no scenario ${unknown.join(', ')}; the scenarios are:\n${known}`);
+    process.exit(2);
+  }
+  return SCENARIOS.filter((s) => !ids || ids.includes(s.id));
+}
+
 /** The nginx binary; without one the run stops and says how to install it. */
 function requireNginx(opts) {
   const bin = opts.nginx ? (fileExists(opts.nginx) ? opts.nginx : null) : findNginx();
@@ -125,7 +139,7 @@ async function main() {
   const opts = readOptions(process.argv.slice(2));
   if (opts.render) return renderOnly(opts.render);
   const S = settingsFor(opts);
-  const scenarios = SCENARIOS.filter((s) => !opts.scenarios || opts.scenarios.includes(s.id));
+  const scenarios = selectScenarios(opts.scenarios);
   const narrowed = Boolean(opts.paths || opts.scenarios);
   const t0 = Date.now();
   const nginxBin = requireNginx(opts);
