@@ -31,7 +31,7 @@ function method(s6) {
     `${s6.taskMs} ms) behind a gateway whose agents use the timeout rescue with each strategy`,
     `(poll: first interval ${s6.pollInitialMs} ms, growing to ${s6.pollMaxMs} ms).`,
     `${s6.sends} blocking SendMessage calls per strategy; the numbers come from the gateway's access log`,
-    '(`upgrade.settleToAnswerMs`, `upgrade.polls`), timed with performance.now inside the gateway.',
+    '(`rescue.settleToAnswerMs`, `rescue.polls`), timed with performance.now inside the gateway.',
     '"Gateway saw it → answered" is the gateway\'s own latency once it learns the task settled;',
     '"agent settled → client answered" adds the time until it learns it (the agent\'s COMPLETED timestamp',
     'to the client holding the answer; one host clock, millisecond resolution) — for polling that includes',
