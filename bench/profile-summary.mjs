@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /** Where a function lives, for grouping. */
 export function moduleOf(url, functionName) {
@@ -66,8 +67,9 @@ export function summariseProfile(file, { top = 25 } = {}) {
 
 export function formatSummary(s) {
   const lines = [];
+  const seconds = (ms) => (ms / 1000).toFixed(1);
   lines.push(
-    `Profile ${path.basename(s.file)}: ${(s.totalMs / 1000).toFixed(1)} s sampled, ${(s.busyMs / 1000).toFixed(1)} s busy (not idle)`,
+    `Profile ${path.basename(s.file)}: ${seconds(s.totalMs)} s sampled, ${seconds(s.busyMs)} s busy (not idle)`,
   );
   lines.push('');
   lines.push('| self ms | % of busy | function | where |');
@@ -83,13 +85,18 @@ export function formatSummary(s) {
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const args = process.argv.slice(2);
-  const file = args.find((a) => !a.startsWith('--'));
-  const topArg = args.indexOf('--top');
-  if (!file) {
-    console.error('usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N]');
+  const usage = 'usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N]';
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { top: { type: 'string', default: '25' } }, allowPositionals: true });
+  } catch (err) {
+    console.error(`${err.message}\n${usage}`);
     process.exit(2);
   }
-  const top = topArg !== -1 ? Number(args[topArg + 1]) : 25;
-  console.log(formatSummary(summariseProfile(file, { top })));
+  const [file] = parsed.positionals;
+  if (!file) {
+    console.error(usage);
+    process.exit(2);
+  }
+  console.log(formatSummary(summariseProfile(file, { top: Number(parsed.values.top) })));
 }

@@ -3,7 +3,8 @@
 import autocannon from 'autocannon';
 import http from 'node:http';
 import { A2A_HEADERS } from './payloads.mjs';
-import { readCpuSeconds, readMem, rssSampler, sleep } from './procs.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readCpuSeconds, readMem, rssSampler } from './procs.mjs';
 import { openStream, readUnary, monoMs } from './sse-client.mjs';
 import { summary } from './stats.mjs';
 

@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { findExecutable, startProcess, waitForHttp, childPids, sleep } from './procs.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { findExecutable, startProcess, waitForHttp, childPids } from './procs.mjs';
 
 export function findNginx() {
   return findExecutable('nginx');
@@ -50,8 +51,11 @@ http {
  */
 export function upstreamConfig(dir, agents) {
   let c = common(dir);
-  c +=
-    '  access_log off;\n  default_type application/json;\n  open_file_cache max=16 inactive=600s;\n  open_file_cache_valid 600s;\n';
+  c += `  access_log off;
+  default_type application/json;
+  open_file_cache max=16 inactive=600s;
+  open_file_cache_valid 600s;
+`;
   for (const a of agents) {
     c += `  server {
     listen 127.0.0.1:${a.port} backlog=4096;
@@ -83,7 +87,8 @@ export function proxyConfig(dir, port, routes) {
 `;
   for (const [name, url] of routes) {
     const u = new URL(url);
-    c += `  upstream up_${name} { server ${u.host}; keepalive 256; keepalive_requests 1000000; keepalive_timeout 75s; }\n`;
+    const keepalive = 'keepalive 256; keepalive_requests 1000000; keepalive_timeout 75s;';
+    c += `  upstream up_${name} { server ${u.host}; ${keepalive} }\n`;
   }
   c += `  server {\n    listen 127.0.0.1:${port} backlog=4096;\n`;
   for (const [name] of routes) {

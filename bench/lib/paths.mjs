@@ -7,7 +7,8 @@
 import { writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort, startProcess, stopProcess, waitForHttp, httpRequest, sleep } from './procs.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, startProcess, stopProcess, waitForHttp, httpRequest } from './procs.mjs';
 import { proxyConfig, startNginx } from './nginx.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,10 +20,11 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
  * Gateway variants, each run as its own process side by side with the other paths.
  * `config` is merged over the generated base config ({listen, agents}) and `agentConfig` into
  * every agent's entry; the config schema is strict, so only keys the gateway knows. `optional`
- * variants run only when asked for (--with NAME or --paths); `optional: 'quick'` only in --quick. `env(ctx)` is added to the environment (every OTEL_*
- * variable of the harness's own environment is removed first, so "off" means off). `nodeArgs` go
- * before dist/cli.js. `probe(ctx)` runs after the start-up check: if it throws, the variant is
- * reported as not available with that message instead of being measured.
+ * variants run only when asked for (--with NAME or --paths); `optional: 'quick'` ones only so in
+ * --quick runs. `env(ctx)` is added to the environment (every OTEL_* variable of the harness's
+ * own environment is removed first, so "off" means off). `nodeArgs` go before dist/cli.js.
+ * `probe(ctx)` runs after the start-up check: if it throws, the variant is reported as not
+ * available with that message instead of being measured.
  */
 /** What telemetry costs: metrics off (tracing is already off in `gateway`). */
 const NO_METRICS = {
@@ -68,7 +70,8 @@ export const GATEWAY_VARIANTS = [
     ...NO_METRICS,
     name: 'gateway-no-metrics-control',
     label:
-      'a second gateway-no-metrics (scenario 7 control: the method against itself); only with `--with gateway-no-metrics-control`',
+      'a second gateway-no-metrics (scenario 7 control: the method against itself); ' +
+      'only with `--with gateway-no-metrics-control`',
     optional: true,
   },
   {
@@ -193,6 +196,25 @@ export function nodePath() {
   return p;
 }
 
+/** Write a variant's config into the run directory: the generated {listen, agents} plus its own. */
+function writeGatewayConfig(ctx, variant, port, profiled) {
+  const agents = {};
+  for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
+  const config = { listen: { host: '127.0.0.1', port }, agents, ...(variant.config ?? {}) };
+  const slug = variant.name.replace(/[^a-z0-9]+/gi, '_');
+  const file = path.join(ctx.runDir, `gateway-${slug}${profiled ? '-prof' : ''}.yaml`);
+  // JSON is YAML: no YAML writer needed.
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}
+
+/** Node options that write a .cpuprofile into `profileDir` when the harness stops the gateway. */
+function profileArgs(profileDir) {
+  mkdirSync(profileDir, { recursive: true });
+  const preload = pathToFileURL(path.join(benchDir, 'lib', 'exit-on-signal.mjs')).href;
+  return ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', preload];
+}
+
 /**
  * A gateway variant. With `profileDir`, runs under `node --cpu-prof` and a preload that turns
  * SIGTERM into process.exit() so the profile is written when the harness stops it.
@@ -200,52 +222,25 @@ export function nodePath() {
 export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
   let port;
   let entry;
+  const missing = `not available (build missing: ${path.relative(repoDir, cli) || cli}; run \`npm run build\`)`;
   const p = {
     name: profileDir ? `${variant.name} (profiled)` : variant.name,
     label: variant.label ?? variant.name,
     kind: 'gateway',
     variant,
     pid: null,
-    available: () =>
-      existsSync(cli)
-        ? { ok: true }
-        : {
-            ok: false,
-            reason: `not available (build missing: ${path.relative(repoDir, cli) || cli}; run \`npm run build\`)`,
-          },
+    available: () => (existsSync(cli) ? { ok: true } : { ok: false, reason: missing }),
     async start(ctx) {
       port = await freePort();
-      const agents = {};
-      for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
-      const config = { listen: { host: '127.0.0.1', port }, agents, ...(variant.config ?? {}) };
-      const file = path.join(
-        ctx.runDir,
-        `gateway-${variant.name.replace(/[^a-z0-9]+/gi, '_')}${profileDir ? '-prof' : ''}.yaml`,
-      );
-      // JSON is YAML: no YAML writer needed.
-      writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
-      const nodeArgs = [...(variant.nodeArgs ?? [])];
-      if (profileDir) {
-        mkdirSync(profileDir, { recursive: true });
-        nodeArgs.push(
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          profileDir,
-          '--import',
-          pathToFileURL(path.join(benchDir, 'lib', 'exit-on-signal.mjs')).href,
-        );
-      }
-      entry = startProcess(
-        p.name,
-        process.execPath,
-        [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)],
-        {
-          // The gateway writes one JSON access-log line per exchange on stdout: discard it.
-          stdio: ['ignore', 'ignore', 'pipe'],
-          env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}) },
-          cwd: repoDir,
-        },
-      );
+      const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir));
+      const nodeArgs = [...(variant.nodeArgs ?? []), ...(profileDir ? profileArgs(profileDir) : [])];
+      const args = [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)];
+      entry = startProcess(p.name, process.execPath, args, {
+        // The gateway writes one JSON access-log line per exchange on stdout: discard it.
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}) },
+        cwd: repoDir,
+      });
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, { entry, timeoutMs: 20000 });
       p.pid = entry.child.pid;

@@ -8,8 +8,6 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 
-export { sleep };
-
 /** @type {Map<number, {name: string, child: import('node:child_process').ChildProcess, exited: boolean}>} */
 const started = new Map();
 
@@ -152,15 +150,17 @@ export function httpRequest(url, { method = 'GET', headers = {}, body, timeoutMs
   });
 }
 
+const stderrOf = (entry) => entry.stderrTail.trim().slice(-2000);
+
 /** Poll `url` until it answers `status` (default 200), or fail after `timeoutMs` or if `entry` exits. */
 export async function waitForHttp(url, { status = 200, timeoutMs = 15000, entry } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (entry?.exited)
-      throw new Error(
-        `process exited (code ${entry.exitCode}, signal ${entry.exitSignal}) before ${url} was ready: ${entry.stderrTail.trim().slice(-2000)}`,
-      );
+    if (entry?.exited) {
+      const how = `code ${entry.exitCode}, signal ${entry.exitSignal}`;
+      throw new Error(`process exited (${how}) before ${url} was ready: ${stderrOf(entry)}`);
+    }
     try {
       const r = await httpRequest(url, { timeoutMs: 1000 });
       if (r.status === status) return r;
@@ -170,9 +170,8 @@ export async function waitForHttp(url, { status = 200, timeoutMs = 15000, entry 
     }
     await sleep(100);
   }
-  throw new Error(
-    `${url} not ready after ${timeoutMs} ms (last: ${last})${entry ? `; stderr: ${entry.stderrTail.trim().slice(-2000)}` : ''}`,
-  );
+  const stderr = entry ? `; stderr: ${stderrOf(entry)}` : '';
+  throw new Error(`${url} not ready after ${timeoutMs} ms (last: ${last})${stderr}`);
 }
 
 // ---- /proc readers -------------------------------------------------------------------------

@@ -15,6 +15,60 @@ const HEAD_CHARS = 512;
 export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 64 });
 
 /**
+ * The reader of one stream's body: returns `onData(chunk)`, which counts the events into `out`
+ * and, per event, takes its delay = now − metadata.sentMono (into `out.delays` if `collect`,
+ * and to `onEvent(delayMs, seq)`).
+ */
+function eventReader(out, { collect, onEvent }) {
+  // Only the first HEAD_CHARS of each event are kept (sentMono and seq sit at its start): the
+  // reader stays O(bytes) however large the events and however finely the path splits them.
+  let head = '';
+  let lastWasNL = false;
+  const endEvent = (now) => {
+    if (head.startsWith('data:')) {
+      out.events++;
+      const i = head.indexOf(MARK);
+      if (i !== -1) {
+        const d = now - parseFloat(head.slice(i + MARK.length, i + MARK.length + 24));
+        if (collect) out.delays.push(d);
+        if (onEvent) {
+          const j = head.indexOf(SEQ);
+          onEvent(d, j === -1 ? -1 : parseInt(head.slice(j + SEQ.length, j + SEQ.length + 12), 10));
+        }
+      }
+    }
+    head = '';
+  };
+  const addHead = (chunk, a, b) => {
+    if (head.length < HEAD_CHARS && b > a)
+      head += chunk.toString('latin1', a, Math.min(b, a + HEAD_CHARS - head.length));
+  };
+  return (chunk) => {
+    const now = monoMs();
+    if (out.firstByteMs === null) out.firstByteMs = now;
+    out.bytes += chunk.length;
+    let pos = 0;
+    // Events end with a blank line ("\n\n"); the two newlines may straddle two reads.
+    if (lastWasNL && chunk.length > 0 && chunk[0] === 10) {
+      endEvent(now);
+      pos = 1;
+    }
+    lastWasNL = false;
+    while (pos < chunk.length) {
+      const e = chunk.indexOf(SEP, pos);
+      if (e === -1) {
+        addHead(chunk, pos, chunk.length);
+        lastWasNL = chunk[chunk.length - 1] === 10;
+        break;
+      }
+      addHead(chunk, pos, e);
+      endEvent(now);
+      pos = e + 2;
+    }
+  };
+}
+
+/**
  * Open one stream: POST `url` with a SendStreamingMessage asking the upstream for `bench`.
  * Resolves {status, events, bytes, delays (ms, one per event if `collect`), startMs, endMs, error}.
  * Bounded by `timeoutMs`; `onEvent(delayMs, seq)` is called per event if given.
@@ -32,54 +86,8 @@ export function openStream(url, bench, { agent, timeoutMs = 120_000, collect = t
       endMs: null,
       error: null,
     };
-    // Only the first HEAD_CHARS of each event are kept (sentMono and seq sit at its start): the
-    // reader stays O(bytes) however large the events and however finely the path splits them.
-    let head = '';
-    let lastWasNL = false;
+    const onData = eventReader(out, { collect, onEvent });
     let done = false;
-    const endEvent = (now) => {
-      if (head.startsWith('data:')) {
-        out.events++;
-        const i = head.indexOf(MARK);
-        if (i !== -1) {
-          const sent = parseFloat(head.slice(i + MARK.length, i + MARK.length + 24));
-          const d = now - sent;
-          if (collect) out.delays.push(d);
-          if (onEvent) {
-            const j = head.indexOf(SEQ);
-            onEvent(d, j === -1 ? -1 : parseInt(head.slice(j + SEQ.length, j + SEQ.length + 12), 10));
-          }
-        }
-      }
-      head = '';
-    };
-    const addHead = (chunk, a, b) => {
-      if (head.length < HEAD_CHARS && b > a)
-        head += chunk.toString('latin1', a, Math.min(b, a + HEAD_CHARS - head.length));
-    };
-    const onData = (chunk) => {
-      const now = monoMs();
-      if (out.firstByteMs === null) out.firstByteMs = now;
-      out.bytes += chunk.length;
-      let pos = 0;
-      // Events end with a blank line ("\n\n"); the two newlines may straddle two reads.
-      if (lastWasNL && chunk.length > 0 && chunk[0] === 10) {
-        endEvent(now);
-        pos = 1;
-      }
-      lastWasNL = false;
-      while (pos < chunk.length) {
-        const e = chunk.indexOf(SEP, pos);
-        if (e === -1) {
-          addHead(chunk, pos, chunk.length);
-          lastWasNL = chunk[chunk.length - 1] === 10;
-          break;
-        }
-        addHead(chunk, pos, e);
-        endEvent(now);
-        pos = e + 2;
-      }
-    };
     const finish = (err) => {
       if (done) return;
       done = true;
@@ -88,25 +96,16 @@ export function openStream(url, bench, { agent, timeoutMs = 120_000, collect = t
       if (err) out.error = err.message ?? String(err);
       resolve(out);
     };
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: agent ?? keepAliveAgent,
-        headers: { ...SSE_HEADERS, 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        out.status = res.statusCode;
-        onOpen?.();
-        res.on('data', onData);
-        res.on('end', () => finish());
-        res.on('error', (e) => finish(e));
-        res.on('aborted', () => finish(new Error('aborted')));
-      },
-    );
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`stream timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
+    const headers = { ...SSE_HEADERS, 'content-length': Buffer.byteLength(body) };
+    const req = http.request(url, { method: 'POST', agent: agent ?? keepAliveAgent, headers }, (res) => {
+      out.status = res.statusCode;
+      onOpen?.();
+      res.on('data', onData);
+      res.on('end', () => finish());
+      res.on('error', (e) => finish(e));
+      res.on('aborted', () => finish(new Error('aborted')));
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`stream timed out after ${timeoutMs} ms`)), timeoutMs);
     req.on('error', (e) => finish(e));
     req.end(body);
   });

@@ -7,20 +7,13 @@
 // (the harness died) or on SIGTERM.
 import http from 'node:http';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { serveUntilParentGoes } from '../lib/serve-child.mjs';
+import { serveUntilParentGoes, childArgs } from '../lib/serve-child.mjs';
 
-const argv = process.argv.slice(2);
-let port = 0;
-const routes = new Map();
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--port') port = Number(argv[++i]);
-  else if (argv[i] === '--route') {
-    const [name, url] = argv[++i].split(/=(.*)/s);
-    routes.set(name, url);
-  }
-}
+const usage = 'usage: node-proxy.mjs --port N --route name=url [--route ...]';
+const { port, route } = childArgs(usage, { route: { type: 'string', multiple: true, default: [] } });
+const routes = new Map(route.map((r) => r.split(/=(.*)/s).slice(0, 2)));
 if (!port || routes.size === 0) {
-  console.error('usage: node-proxy.mjs --port N --route name=url [--route ...]');
+  console.error(usage);
   process.exit(2);
 }
 

@@ -7,14 +7,9 @@
 //
 // Exits when its stdin closes (the harness died) or on SIGTERM.
 import http from 'node:http';
-import { serveUntilParentGoes } from '../lib/serve-child.mjs';
+import { serveUntilParentGoes, portArg } from '../lib/serve-child.mjs';
 
-const args = process.argv.slice(2);
-const port = Number(args[args.indexOf('--port') + 1]);
-if (!port) {
-  console.error('usage: otlp-sink.mjs --port N');
-  process.exit(2);
-}
+const port = portArg('usage: otlp-sink.mjs --port N');
 
 const stats = { requests: 0, bytes: 0, spans: 0, byPath: {} };
 const SPAN_ID = Buffer.from('"spanId":');

@@ -13,14 +13,9 @@
 // Exits when its stdin closes (the harness died) or on SIGTERM.
 import http from 'node:http';
 import { agentCard } from '../lib/payloads.mjs';
-import { serveUntilParentGoes } from '../lib/serve-child.mjs';
+import { serveUntilParentGoes, portArg } from '../lib/serve-child.mjs';
 
-const args = process.argv.slice(2);
-const port = Number(args[args.indexOf('--port') + 1]);
-if (!port) {
-  console.error('usage: sse-upstream.mjs --port N');
-  process.exit(2);
-}
+const port = portArg('usage: sse-upstream.mjs --port N');
 const base = `http://127.0.0.1:${port}`;
 const card = agentCard(base, 'sse');
 
@@ -41,6 +36,15 @@ function pad(n) {
   return p;
 }
 
+const ids = `"taskId":"${TASK_ID}","contextId":"${CONTEXT_ID}"`;
+const agentMessage = (text) =>
+  `"message":{"messageId":"6117a51c-73de-4c4d-92f7-147e86da31a8","contextId":"${CONTEXT_ID}","taskId":"${TASK_ID}",` +
+  `"role":"ROLE_AGENT",` +
+  `"parts":[{"text":"${text}","mediaType":"text/plain"}]}`;
+const artifactTail =
+  ',"artifact":{"artifactId":"bench-artifact","name":"bench.txt",' +
+  '"parts":[{"text":"@PAD@","mediaType":"text/plain"}]},"append":true,"lastChunk":false}}}';
+
 /**
  * Build the frame of one event as {head, tail}: the head is a short template holding the
  * per-event fields (@SEQ@, @MONO@, @TS@), the tail (padding included, possibly megabytes) is
@@ -49,20 +53,18 @@ function pad(n) {
 function frameParts(id, kind, state, eventBytes) {
   const pre = `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"${kind}":{`;
   const meta = '"metadata":{"seq":@SEQ@,"sentMono":@MONO@}';
-  const msg = (text) =>
-    `"message":{"messageId":"6117a51c-73de-4c4d-92f7-147e86da31a8","contextId":"${CONTEXT_ID}","taskId":"${TASK_ID}","role":"ROLE_AGENT","parts":[{"text":"${text}","mediaType":"text/plain"}]}`;
+  const status = `"status":{"state":"${state}","timestamp":"@TS@"`;
   let head;
   let tail;
   if (kind === 'task') {
-    head = `${pre}"id":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta},"status":{"state":"${state}","timestamp":"@TS@"`;
+    head = `${pre}"id":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta},${status}`;
     tail = '},"history":[]}}}';
   } else if (kind === 'artifactUpdate') {
-    head = `${pre}"taskId":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta}`;
-    tail =
-      ',"artifact":{"artifactId":"bench-artifact","name":"bench.txt","parts":[{"text":"@PAD@","mediaType":"text/plain"}]},"append":true,"lastChunk":false}}}';
+    head = `${pre}${ids},${meta}`;
+    tail = artifactTail;
   } else {
-    head = `${pre}"taskId":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta},"status":{"state":"${state}","timestamp":"@TS@"`;
-    tail = `,${msg('@PAD@')}}}}}`;
+    head = `${pre}${ids},${meta},${status}`;
+    tail = `,${agentMessage('@PAD@')}}}}}`;
   }
   tail += '\n\n';
   // head placeholders expand by ~ +5 (seq) +14 (mono) +20 (ts); aim the whole frame at eventBytes.
@@ -71,23 +73,22 @@ function frameParts(id, kind, state, eventBytes) {
   return { head, tail };
 }
 
-function handleStream(req, res, rpc) {
+/** What the request asks for (params.metadata.bench), within the server's limits. */
+function streamSpec(rpc) {
   const b = rpc?.params?.metadata?.bench ?? {};
-  const events = Math.min(Math.max(2, Number(b.events ?? 10)), LIMITS.events);
-  const eventBytes = Math.min(Math.max(0, Number(b.eventBytes ?? 300)), LIMITS.eventBytes);
-  const mode = b.mode ?? 'burst';
-  const rate = Number(b.rate ?? 1000);
-  const intervalMs = Number(b.intervalMs ?? 1000);
-  const midKind = b.kind === 'artifact' ? 'artifactUpdate' : 'statusUpdate';
-  const id = rpc?.id ?? 1;
+  return {
+    events: Math.min(Math.max(2, Number(b.events ?? 10)), LIMITS.events),
+    eventBytes: Math.min(Math.max(0, Number(b.eventBytes ?? 300)), LIMITS.eventBytes),
+    mode: b.mode ?? 'burst',
+    rate: Number(b.rate ?? 1000),
+    intervalMs: Number(b.intervalMs ?? 1000),
+    midKind: b.kind === 'artifact' ? 'artifactUpdate' : 'statusUpdate',
+    id: rpc?.id ?? 1,
+  };
+}
 
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-  });
-  res.flushHeaders();
-
+/** The three frames of a stream: the task first, the middle events, the final COMPLETED. */
+function streamFrames({ id, midKind, eventBytes }) {
   const parts = {
     first: frameParts(id, 'task', 'TASK_STATE_SUBMITTED', Math.min(eventBytes, 400)),
     mid: frameParts(id, midKind, 'TASK_STATE_WORKING', eventBytes),
@@ -97,22 +98,71 @@ function handleStream(req, res, rpc) {
   for (const p of Object.values(parts)) {
     if (p.tail.length > 65536) p.tailBuf = Buffer.from(p.tail);
   }
+  return parts;
+}
 
-  let seq = 0;
-  let closed = false;
-  let timer = null;
+/**
+ * Burst: events go out in corked batches (one writev per ~16 KB) until the socket pushes back,
+ * so the upstream itself costs little and the path under test is what limits the rate.
+ */
+function burst(s) {
+  const pump = () => {
+    s.res.cork();
+    try {
+      while (!s.closed && s.seq < s.events) {
+        if (!s.writeOne()) {
+          s.res.once('drain', pump);
+          return;
+        }
+      }
+    } finally {
+      s.res.uncork();
+    }
+  };
+  pump();
+}
+
+/** Paced: as many events as are due at `rate` per second, checked every millisecond. */
+function paced(s, rate) {
+  const start = monoMs();
+  const tick = () => {
+    s.timer = null;
+    if (s.closed || s.seq >= s.events) return;
+    const due = Math.min(s.events, Math.floor(((monoMs() - start) * rate) / 1000) + 1);
+    while (!s.closed && s.seq < due) s.writeOne();
+    if (!s.closed && s.seq < s.events) s.timer = setTimeout(tick, 1);
+  };
+  tick();
+}
+
+/** Interval: the task event now, then one event every intervalMs from a random phase. */
+function interval(s, intervalMs) {
+  s.writeOne();
+  const next = (delay) => {
+    s.timer = setTimeout(() => {
+      s.timer = null;
+      if (s.closed || s.seq >= s.events) return;
+      s.writeOne();
+      if (s.seq < s.events) next(intervalMs);
+    }, delay);
+  };
+  next(Math.random() * intervalMs);
+}
+
+/** A stream's state, and `writeOne()`: write event number `seq`, return the backpressure flag. */
+function openStreamState(res, spec) {
+  const parts = streamFrames(spec);
+  const s = { res, events: spec.events, seq: 0, closed: false, timer: null };
   const deadline = setTimeout(() => res.destroy(), LIMITS.streamSeconds * 1000);
   res.on('close', () => {
-    closed = true;
+    s.closed = true;
     clearTimeout(deadline);
-    if (timer) clearTimeout(timer);
+    if (s.timer) clearTimeout(s.timer);
   });
-
-  /** Write event number `seq`; returns res.write's backpressure flag. */
-  function writeOne() {
-    const p = seq === 0 ? parts.first : seq === events - 1 ? parts.last : parts.mid;
+  s.writeOne = () => {
+    const p = s.seq === 0 ? parts.first : s.seq === s.events - 1 ? parts.last : parts.mid;
     const head = p.head
-      .replace('@SEQ@', String(seq))
+      .replace('@SEQ@', String(s.seq))
       .replace('@TS@', new Date().toISOString())
       .replace('@MONO@', monoMs().toFixed(3));
     let ok;
@@ -122,54 +172,28 @@ function handleStream(req, res, rpc) {
     } else {
       ok = res.write(head + p.tail);
     }
-    seq++;
-    if (seq >= events) {
+    s.seq++;
+    if (s.seq >= s.events) {
       res.end();
       clearTimeout(deadline);
     }
     return ok;
-  }
+  };
+  return s;
+}
 
-  if (mode === 'burst') {
-    // Events go out in corked batches (one writev per ~16 KB) until the socket pushes back, so
-    // the upstream itself costs little and the path under test is what limits the rate.
-    const pump = () => {
-      res.cork();
-      try {
-        while (!closed && seq < events) {
-          if (!writeOne()) {
-            res.once('drain', pump);
-            return;
-          }
-        }
-      } finally {
-        res.uncork();
-      }
-    };
-    pump();
-  } else if (mode === 'paced') {
-    const start = monoMs();
-    const tick = () => {
-      timer = null;
-      if (closed || seq >= events) return;
-      const due = Math.min(events, Math.floor(((monoMs() - start) * rate) / 1000) + 1);
-      while (!closed && seq < due) writeOne();
-      if (!closed && seq < events) timer = setTimeout(tick, 1);
-    };
-    tick();
-  } else {
-    // interval: the task event now, then one event every intervalMs from a random phase.
-    writeOne();
-    const next = (delay) => {
-      timer = setTimeout(() => {
-        timer = null;
-        if (closed || seq >= events) return;
-        writeOne();
-        if (seq < events) next(intervalMs);
-      }, delay);
-    };
-    next(Math.random() * intervalMs);
-  }
+function handleStream(req, res, rpc) {
+  const spec = streamSpec(rpc);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  const s = openStreamState(res, spec);
+  if (spec.mode === 'burst') burst(s);
+  else if (spec.mode === 'paced') paced(s, spec.rate);
+  else interval(s, spec.intervalMs);
 }
 
 const server = http.createServer((req, res) => {

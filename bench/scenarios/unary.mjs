@@ -1,0 +1,117 @@
+// Scenarios 1 and 2 have one shape: unary SendMessage against one upstream agent, closed-loop
+// throughput and then latency at a fixed rate. Each is this factory with its agent and words.
+import { sendMessageRequest } from '../lib/payloads.mjs';
+import { unaryThroughput, unaryLatency, unaryWarmup } from '../lib/measure.mjs';
+import { runRounds } from '../lib/rounds.mjs';
+import { f, k, signed, diff, paragraph, table, measurement, availablePaths } from '../lib/markdown.mjs';
+
+const REQUEST = sendMessageRequest();
+
+const describeThroughput = (v) =>
+  `${f(v.rps, 0)} req/s, p50 ${v.p50ms} ms, cpu/10k ${f(v.cpuPer10k, 2)} s, errors ${v.errors + v.non2xx}`;
+const describeLatency = (v) =>
+  `@${v.rate}/s: p50 ${f(v.p50ms, 3)} ms, p99 ${f(v.p99ms, 3)} ms ` +
+  `(${v.samples} samples, errors ${v.errors + v.non2xx})`;
+
+function throughputSection(results, key) {
+  const S = results.settings;
+  const m = measurement(results, key);
+  const rows = availablePaths(results).map((p) => [
+    p,
+    k(m.med(p, 'rps')),
+    m.roundsText(p, 'rps', k),
+    ...m.vsReferences(p, 'rps'),
+    f(m.med(p, 'cpuPer10k'), 2),
+    m.errors(p),
+  ]);
+  const header = ['path', 'req/s (median)', 'rounds', 'vs direct', 'vs nginx', 'vs plain Node'];
+  return [
+    paragraph(
+      `Throughput: autocannon, ${S.unary.connections} connections, ${S.unary.durationS} s per round,`,
+      `${S.rounds} round(s). CPU = utime+stime of the proxy process over the run, per 10,000 responses.`,
+    ),
+    '',
+    table([...header, 'proxy CPU s / 10k req', 'errors'], rows),
+    '',
+  ];
+}
+
+function latencyRow(results, m, p) {
+  const achieved = m.med(p, 'achievedRps');
+  const slow = (achieved ?? 0) < 0.95 * results.settings.unary.latencyRate ? ' (rate not sustained)' : '';
+  const added = (field) => (p === 'direct' ? '—' : signed(diff(m.med(p, field), m.med('direct', field))));
+  return [
+    p,
+    `${k(achieved)}${slow}`,
+    f(m.med(p, 'p50ms'), 3),
+    f(m.med(p, 'p90ms'), 3),
+    f(m.med(p, 'p99ms'), 3),
+    added('p50ms'),
+    added('p99ms'),
+    f(m.med(p, 'cpuPer10k'), 2),
+    m.errors(p),
+  ];
+}
+
+function latencySection(results, key) {
+  const U = results.settings.unary;
+  const m = measurement(results, key);
+  const header = ['path', 'achieved req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 added vs direct'];
+  return [
+    paragraph(
+      `Latency at a fixed rate of ${U.latencyRate} req/s`,
+      `(${U.latencyConnections} connections, ${U.latencyDurationS} s per round):`,
+      'per-response times in ms, sub-millisecond.',
+    ),
+    '',
+    table(
+      [...header, 'p99 added vs direct', 'proxy CPU s / 10k req', 'errors'],
+      availablePaths(results).map((p) => latencyRow(results, m, p)),
+    ),
+    '',
+  ];
+}
+
+/**
+ * A unary scenario: `id` 1 or 2, the upstream `agent` it asks, `title` (console) and `heading`
+ * (RESULTS.md). Results: `s<id>_throughput` and `s<id>_latency`.
+ */
+export function unaryScenario({ id, agent, title, heading }) {
+  const tk = `s${id}_throughput`;
+  const lk = `s${id}_latency`;
+  const url = (p) => `${p.agentUrl(agent)}/a2a/jsonrpc`;
+  return {
+    id,
+    title,
+    async run(ctx) {
+      const S = ctx.settings;
+      ctx.log(`scenario ${id}: ${title}`);
+      for (const p of ctx.paths) await unaryWarmup({ url: url(p), body: REQUEST, durationS: S.warmupS });
+      const load = { body: REQUEST, connections: S.unary.connections, durationS: S.unary.durationS };
+      const throughput = (p) =>
+        unaryThroughput({ ...load, url: url(p), pid: p.pid, upstreamPid: ctx.upstreamPids.nginx });
+      const rate = { rate: S.unary.latencyRate, connections: S.unary.latencyConnections };
+      const latency = (p) =>
+        unaryLatency({ ...rate, url: url(p), body: REQUEST, durationS: S.unary.latencyDurationS, pid: p.pid });
+      return {
+        [tk]: await runRounds(ctx, tk, S.rounds, throughput, describeThroughput),
+        [lk]: await runRounds(ctx, lk, S.rounds, latency, describeLatency),
+      };
+    },
+    /** The profile pass's load: throughput only, unmeasured. */
+    async profile(ctx, p) {
+      const { connections } = ctx.settings.unary;
+      await unaryThroughput({ url: url(p), body: REQUEST, connections, durationS: ctx.settings.profile.durationS });
+    },
+    render(results) {
+      const ran = (key) => Boolean(results.scenarios[key]);
+      if (!ran(tk) && !ran(lk)) return [];
+      return [
+        `## Scenario ${id}: ${heading}`,
+        '',
+        ...(ran(tk) ? throughputSection(results, tk) : []),
+        ...(ran(lk) ? latencySection(results, lk) : []),
+      ];
+    },
+  };
+}
