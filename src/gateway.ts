@@ -106,6 +106,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     agentNames: new Set(upstreams.keys()),
     control,
     isDraining,
+    trust,
   });
 
   await new Promise<void>((resolve, reject) => {

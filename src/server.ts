@@ -10,6 +10,8 @@ import type { Hono } from 'hono';
 import { resolvePathRoute } from './proxy/route.js';
 import { GatewayError } from './transport/errors.js';
 import { REST_CONTEXT, sendGatewayError } from './proxy/error-response.js';
+import { refusalOf } from './proxy/request-checks.js';
+import type { PeerTrust } from './proxy/public-url.js';
 
 export interface ServerDeps {
   readonly handleAgentRequest: (
@@ -22,6 +24,7 @@ export interface ServerDeps {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly control: Hono<any>;
   readonly isDraining: () => boolean;
+  readonly trust: PeerTrust;
 }
 
 export function createGatewayServer(deps: ServerDeps): Server {
@@ -42,6 +45,9 @@ export function createGatewayServer(deps: ServerDeps): Server {
       void deps.handleAgentRequest(req, res, route.agent, route.rest);
       return;
     }
+    // The agent pipeline checks its own requests (and answers in the caller's protocol).
+    const refusal = refusalOf(req, deps.trust.isTrusted(req));
+    if (refusal) return sendGatewayError(res, refusal, REST_CONTEXT);
     if (route.kind === 'agent-no-slash' && deps.agentNames.has(route.agent)) {
       // Without the slash an A2A client resolves `.well-known/agent-card.json` one level up
       // (URL resolution, RFC 3986 §5.2). GET/HEAD can safely be redirected; anything else is told.

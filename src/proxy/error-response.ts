@@ -62,6 +62,7 @@ export function sendGatewayError(
     'content-type': contentTypeFor(ctx.binding, ctx.version),
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
+    ...err.headers,
     ...extraHeaders,
   });
   res.end(body);

@@ -2,8 +2,8 @@
  * The request pipeline for `/agents/{name}/…`, in the order a request travels
  * (docs/ARCHITECTURE.md, "A request's path"):
  *   1. find the agent (unknown → 404 in the caller's protocol)
- *   2. normalise the target (dot-segments resolved; one that escapes the agent is refused) and
- *      open the exchange record
+ *   2. normalise the target (dot-segments resolved), check method and Host, and open the exchange
+ *      record; a refusal is answered after step 3, in the caller's protocol
  *   3. read the start of the body (the whole of a normal A2A request) and classify the request
  *      once: every later stage reads these facts (classify.ts)
  *   4. agent card? → answer from the card cache, rewritten
@@ -23,6 +23,7 @@ import { Exchange, type ObserverSet } from '../exchange/exchange.js';
 import { RequestClassifier, type Classification } from './classify.js';
 import { readRequestBody, type RequestBody } from './request-body.js';
 import { normaliseTarget } from './target.js';
+import { refusalOf } from './request-checks.js';
 import { errorContextOf, sendGatewayError, type ErrorContext } from './error-response.js';
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
@@ -66,11 +67,14 @@ export function createAgentPipeline(deps: PipelineDeps) {
     // 2. The target as the agent will get it, and the exchange record.
     const target = normaliseTarget(rest);
     const path = target.ok ? target.target : rest;
+    const trusted = trust.isTrusted(req);
+    const refusal = target.ok
+      ? refusalOf(req, trusted)
+      : new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent });
     const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers);
     inFlight.add(exchange);
     let errorContext = errorContextOf(undefined, req.headers['a2a-version']);
     try {
-      const trusted = trust.isTrusted(req);
       // Only cards need it: computed on demand, off the common path.
       const publicAgentUrl = () => `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
@@ -79,7 +83,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const body = await readAndClassify(exchange, path, deps.inspectBytes || REQUEST_PREFIX_BYTES);
       const facts = exchange.request;
       errorContext = errorContextOf(facts, req.headers['a2a-version']);
-      if (!target.ok) throw new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent });
+      if (refusal) throw refusal;
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = path.indexOf('?');

@@ -10,6 +10,7 @@ export const GATEWAY_ERROR_REASONS = [
   /** The agent answered, but not in a way the gateway can use (e.g. a task GetTask cannot find). */
   'UPSTREAM_INVALID',
   'REQUEST_INVALID',
+  'METHOD_NOT_ALLOWED',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -31,6 +32,7 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   UPSTREAM_RESET: [502, 'UNAVAILABLE'],
   UPSTREAM_INVALID: [502, 'INTERNAL'],
   REQUEST_INVALID: [400, 'INVALID_ARGUMENT'],
+  METHOD_NOT_ALLOWED: [405, 'UNIMPLEMENTED'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };
@@ -38,13 +40,18 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
 export class GatewayError extends Error {
   readonly status: number;
   readonly rpcStatus: string;
+  readonly headers: Readonly<Record<string, string>>;
   constructor(
     readonly reason: GatewayErrorReason,
     message: string,
     readonly metadata: Record<string, string> = {},
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown;
+      /** Response headers the answer needs (e.g. `Allow` with a 405). */ headers?: Record<string, string>;
+    },
   ) {
     super(message, options);
+    this.headers = options?.headers ?? {};
     this.name = 'GatewayError';
     [this.status, this.rpcStatus] = STATUS[reason];
   }
