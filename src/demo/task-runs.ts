@@ -3,6 +3,7 @@
 // their cancel path then waits on that bus for a terminal event: so an agent must be able
 // to (a) stop the loop that is producing events for the task and (b) publish CANCELED with
 // the right contextId, even when no loop is running (e.g. a task parked in INPUT_REQUIRED).
+import { setTimeout as delay } from 'node:timers/promises';
 
 export class TaskRuns {
   private readonly running = new Map<string, AbortController>();
@@ -50,20 +51,12 @@ export class TaskRuns {
 }
 
 /** Waits `ms`, or less if `signal` aborts first. Resolves true when the full delay elapsed. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      },
-      Math.max(0, ms),
-    );
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await delay(Math.max(0, ms), undefined, { signal });
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') return false;
+    throw err;
+  }
 }

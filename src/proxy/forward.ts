@@ -3,21 +3,22 @@
  * each body chunk written the moment undici hands it over (SSE events are never held back),
  * backpressure from the client paused onto the upstream socket. The response body is passed on
  * byte for byte; only an explicit rewrite (agent cards) may replace it.
+ *
+ * `Relay` is the undici dispatch handler: one object per exchange whose methods are undici's
+ * callbacks, in the order undici calls them; the hot path (principle 14) makes no closure per
+ * chunk.
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { Exchange } from '../exchange/exchange.js';
+import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
 import { clientResponseHeaders } from '../transport/headers.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { ErrorContext } from './error-response.js';
 import { sendGatewayError, sseErrorEvent } from './error-response.js';
+import { RewriteBuffer, type BodyRewrite } from './rewrite-buffer.js';
+import { SseKeepalive } from './sse-keepalive.js';
 
-/** Replaces a whole (small) response body, e.g. a card whose URLs must point at the gateway. */
-export interface BodyRewrite {
-  /** Largest body it will buffer; a bigger one is passed through unchanged. */
-  readonly maxBytes: number;
-  apply(body: Buffer, headers: string[]): { body: Buffer; headers: string[] };
-}
+export type { BodyRewrite } from './rewrite-buffer.js';
 
 export interface ForwardRequest {
   readonly method: Dispatcher.HttpMethod;
@@ -28,7 +29,14 @@ export interface ForwardRequest {
   /** Quiet time after which an SSE comment is written between events (0: never). */
   readonly keepaliveMs: number;
   /** Chosen when the response starts (status and headers known). */
-  rewriteFor?(status: number, headers: Record<string, string | string[] | undefined>): BodyRewrite | undefined;
+  rewriteFor?(status: number, headers: ResponseHeaders): BodyRewrite | undefined;
+}
+
+/** Resolves when the exchange has finished: the body ended, the client left, or the agent failed. */
+export function forward(exchange: Exchange, request: ForwardRequest): Promise<void> {
+  const relay = new Relay(exchange, request);
+  relay.dispatch();
+  return relay.done;
 }
 
 class ClientGone extends Error {
@@ -38,161 +46,136 @@ class ClientGone extends Error {
   }
 }
 
-function isEventStream(headers: Record<string, string | string[] | undefined>): boolean {
+function isEventStream(headers: ResponseHeaders): boolean {
   const type = headers['content-type'];
   return typeof type === 'string' && type.startsWith('text/event-stream');
 }
 
-/** An SSE comment line (W3C: lines starting with ':' are ignored) followed by a blank line, which
- * dispatches nothing because no data was buffered: clients and proxies see traffic, parsers see
- * no event. Field notes item 4: idle timeouts drop quiet but healthy streams. */
-const KEEPALIVE = Buffer.from(': keepalive\n\n');
+class Relay implements Dispatcher.DispatchHandler {
+  /** Settles once, when the exchange finishes. */
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Set for an SSE response: where the stream stands, and its keepalive comments. */
+  private sse: SseKeepalive | undefined;
+  /** Set while a body to be rewritten is held back. */
+  private rewrite: RewriteBuffer | undefined;
+  private finished = false;
 
-/** True when the bytes sent so far end between two SSE events (W3C: a blank line ends an event). */
-function atEventBoundary(last: Buffer | undefined): boolean {
-  if (!last) return true;
-  const n = last.length;
-  const a = last[n - 1];
-  const b = last[n - 2];
-  return (a === 0x0a && (b === 0x0a || (b === 0x0d && last[n - 3] === 0x0a))) || (a === 0x0d && b === 0x0d);
-}
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly request: ForwardRequest,
+  ) {
+    this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+    exchange.res.on('close', this.onClientClose);
+    exchange.terminate = this.terminate;
+  }
 
-export function forward(exchange: Exchange, request: ForwardRequest): Promise<void> {
-  const { res, upstream, record } = exchange;
-  return new Promise<void>((resolve) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    let rewrite: BodyRewrite | undefined;
-    let rewriteHeaders: string[] = [];
-    let buffered: Buffer[] = [];
-    let bufferedSize = 0;
-    let status = 0;
-    let eventStream = false;
-    let lastChunk: Buffer | undefined;
-    let keepalive: NodeJS.Timeout | undefined;
-    let done = false;
-
-    const finish = () => {
-      if (done) return;
-      done = true;
-      if (keepalive) clearInterval(keepalive);
-      res.off('close', onClientClose);
-      exchange.finish();
-      resolve();
-    };
-    const onClientClose = () => {
-      if (res.writableFinished) return;
-      exchange.fail('client-gone', new ClientGone());
-      controller?.abort(new ClientGone());
-      finish();
-    };
-    res.on('close', onClientClose);
-    exchange.terminate = () => {
-      if (done) return;
-      exchange.fail('gateway-error', new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down'));
-      controller?.abort(new ClientGone());
-      // A stream cut between two events ends cleanly; anywhere else the cut must be visible.
-      if (res.headersSent && eventStream && atEventBoundary(lastChunk)) res.end();
-      else res.destroy();
-      finish();
-    };
-
-    const flushRewriteUnchanged = () => {
-      res.writeHead(status, rewriteHeaders);
-      for (const chunk of buffered) res.write(chunk);
-      rewrite = undefined;
-      buffered = [];
-    };
-
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(ctrl) {
-        controller = ctrl;
-        if (done) ctrl.abort(new ClientGone());
-      },
-      onResponseStart(_ctrl, statusCode, headers) {
-        if (statusCode < 200) return; // 1xx: Node answers Expect itself; nothing to relay.
-        status = statusCode;
-        record.status = statusCode;
-        eventStream = isEventStream(headers);
-        const out = clientResponseHeaders(headers);
-        // Tell any buffering proxy in front of us to stream (field notes item 4).
-        if (eventStream && headers['x-accel-buffering'] === undefined) out.push('x-accel-buffering', 'no');
-        exchange.emit('onResponseStart', statusCode, headers);
-        rewrite = request.rewriteFor?.(statusCode, headers);
-        if (rewrite) {
-          rewriteHeaders = out;
-          return;
-        }
-        res.writeHead(statusCode, out);
-        if (eventStream && request.keepaliveMs > 0) {
-          keepalive = setInterval(() => {
-            // Only between two events: a comment inside an event would end it early.
-            if (!atEventBoundary(lastChunk) || res.writableEnded) return;
-            res.write(KEEPALIVE);
-            record.keepalivesSent++;
-          }, request.keepaliveMs);
-          keepalive.unref();
-        }
-      },
-      onResponseData(ctrl, chunk) {
-        record.bytesOut += chunk.length;
-        exchange.emit('onResponseChunk', chunk);
-        if (rewrite) {
-          buffered.push(chunk);
-          bufferedSize += chunk.length;
-          if (bufferedSize > rewrite.maxBytes) flushRewriteUnchanged();
-          return;
-        }
-        lastChunk = chunk;
-        keepalive?.refresh(); // quiet time counts from the agent's last bytes
-        if (!res.write(chunk)) {
-          ctrl.pause();
-          res.once('drain', () => ctrl.resume());
-        }
-      },
-      onResponseEnd() {
-        if (rewrite) {
-          const { body, headers } = rewrite.apply(Buffer.concat(buffered, bufferedSize), rewriteHeaders);
-          res.writeHead(status, headers);
-          res.end(body);
-        } else {
-          res.end();
-        }
-        finish();
-      },
-      onResponseError(_ctrl, err) {
-        if (done || err instanceof ClientGone) return finish();
-        const failure = upstreamFailure(err, upstream.name);
-        exchange.fail('upstream-error', failure);
-        if (!res.headersSent) {
-          sendGatewayError(res, failure, request.errorContext);
-        } else if (eventStream && atEventBoundary(lastChunk)) {
-          // The stream already carries events: end it with an error event in the caller's
-          // protocol (wire-reference §1.1 / §1.2 de-facto mid-stream error shapes).
-          res.end(sseErrorEvent(failure, request.errorContext));
-        } else {
-          // Mid-body with no clean place to add anything: cut the connection so the client
-          // sees a truncated response rather than a falsely complete one.
-          res.destroy(failure);
-        }
-        finish();
-      },
-    };
-
+  dispatch(): void {
+    const { upstream } = this.exchange;
+    const { method, headers, body } = this.request;
     try {
-      upstream.pool.dispatch(
-        {
-          path: exchange.upstreamPath,
-          method: request.method,
-          headers: request.headers,
-          body: request.body,
-        },
-        handler,
-      );
+      upstream.pool.dispatch({ path: this.exchange.upstreamPath, method, headers, body }, this);
     } catch (err) {
       const failure = err instanceof GatewayError ? err : upstreamFailure(err, upstream.name);
-      exchange.fail('gateway-error', failure);
-      sendGatewayError(res, failure, request.errorContext);
-      finish();
+      this.exchange.fail('gateway-error', failure);
+      sendGatewayError(this.exchange.res, failure, this.request.errorContext);
+      this.finish();
     }
-  });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.finished) controller.abort(new ClientGone());
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
+    if (status < 200) return; // 1xx: Node answers Expect itself; nothing to relay.
+    const { exchange, request } = this;
+    exchange.record.status = status;
+    const eventStream = isEventStream(headers);
+    const out = clientResponseHeaders(headers);
+    // Tell any buffering proxy in front of us to stream (nginx buffers responses by default).
+    if (eventStream && headers['x-accel-buffering'] === undefined) out.push('x-accel-buffering', 'no');
+    exchange.emit('onResponseStart', status, headers);
+    if (eventStream) this.sse = new SseKeepalive(exchange.res, exchange.record);
+    const rewrite = request.rewriteFor?.(status, headers);
+    if (rewrite) {
+      this.rewrite = new RewriteBuffer(rewrite, status, out);
+      return;
+    }
+    exchange.res.writeHead(status, out);
+    if (this.sse && request.keepaliveMs > 0) this.sse.start(request.keepaliveMs);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const { exchange } = this;
+    exchange.record.bytesOut += chunk.length;
+    exchange.emit('onResponseChunk', chunk);
+    if (this.rewrite) {
+      if (!this.rewrite.push(exchange.res, chunk)) this.rewrite = undefined; // too large: relayed unchanged
+      return;
+    }
+    this.sse?.refresh(chunk); // quiet time counts from the agent's last bytes
+    if (!exchange.res.write(chunk)) {
+      controller.pause();
+      exchange.res.once('drain', this.resumeUpstream);
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.rewrite) this.rewrite.end(this.exchange.res);
+    else this.exchange.res.end();
+    this.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.finished || err instanceof ClientGone) return this.finish();
+    const { exchange } = this;
+    const failure = upstreamFailure(err, exchange.upstream.name);
+    exchange.fail('upstream-error', failure);
+    if (!exchange.res.headersSent) {
+      sendGatewayError(exchange.res, failure, this.request.errorContext);
+    } else if (this.sse?.atEventBoundary) {
+      // The stream already carries events: end it with an error event in the caller's
+      // protocol (wire-reference §1.1 / §1.2 de-facto mid-stream error shapes).
+      exchange.res.end(sseErrorEvent(failure, this.request.errorContext));
+    } else {
+      // Mid-body with no clean place to add anything: cut the connection so the client
+      // sees a truncated response rather than a falsely complete one.
+      exchange.res.destroy(failure);
+    }
+    this.finish();
+  }
+
+  /** Exactly once, whichever way the exchange ends (principle 8). */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.sse?.stop();
+    this.exchange.res.off('close', this.onClientClose);
+    this.exchange.finish();
+    this.resolveDone();
+  }
+
+  private readonly resumeUpstream = (): void => this.controller?.resume();
+
+  private readonly onClientClose = (): void => {
+    if (this.exchange.res.writableFinished) return;
+    this.exchange.fail('client-gone', new ClientGone());
+    this.controller?.abort(new ClientGone());
+    this.finish();
+  };
+
+  /** Graceful shutdown, after its grace period: ends the exchange now. */
+  private readonly terminate = (): void => {
+    if (this.finished) return;
+    const { exchange } = this;
+    exchange.fail('gateway-error', new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down'));
+    this.controller?.abort(new ClientGone());
+    // A stream cut between two events ends cleanly; anywhere else the cut must be visible.
+    if (exchange.res.headersSent && this.sse?.atEventBoundary) exchange.res.end();
+    else exchange.res.destroy();
+    this.finish();
+  };
 }

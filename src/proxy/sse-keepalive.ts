@@ -1,0 +1,60 @@
+/**
+ * Where an SSE stream being relayed stands, and the keepalive comments written into it while it is
+ * quiet (README "SSE keepalive"): proxies and load balancers drop streams idle for ~60 s, quiet but
+ * healthy ones included. A comment goes out only between two events, and the quiet time counts
+ * from the agent's last bytes.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ExchangeRecord } from '../exchange/record.js';
+
+/** An SSE comment line (W3C: lines starting with ':' are ignored) followed by a blank line, which
+ * dispatches nothing because no data was buffered: clients and proxies see traffic, parsers see
+ * no event. */
+const KEEPALIVE = Buffer.from(': keepalive\n\n');
+
+/** True when the bytes sent so far end between two SSE events (W3C: a blank line ends an event). */
+function atEventBoundary(last: Buffer | undefined): boolean {
+  if (!last) return true;
+  const n = last.length;
+  const a = last[n - 1];
+  const b = last[n - 2];
+  return (a === 0x0a && (b === 0x0a || (b === 0x0d && last[n - 3] === 0x0a))) || (a === 0x0d && b === 0x0d);
+}
+
+export class SseKeepalive {
+  private timer: NodeJS.Timeout | undefined;
+  /** The last chunk relayed: enough to tell whether the stream stands between two events. */
+  private last: Buffer | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly record: ExchangeRecord,
+  ) {}
+
+  /** Writes a comment after every `ms` of quiet (the timer does not keep the process alive). */
+  start(ms: number): void {
+    this.timer = setInterval(this.tick, ms);
+    this.timer.unref();
+  }
+
+  /** The agent's `chunk` is being relayed: the quiet time starts again from now. */
+  refresh(chunk: Buffer): void {
+    this.last = chunk;
+    this.timer?.refresh();
+  }
+
+  get atEventBoundary(): boolean {
+    return atEventBoundary(this.last);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private readonly tick = (): void => {
+    // Only between two events: a comment inside an event would end it early.
+    if (!atEventBoundary(this.last) || this.res.writableEnded) return;
+    this.res.write(KEEPALIVE);
+    this.record.keepalivesSent++;
+  };
+}
