@@ -89,6 +89,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     observers,
     inFlight,
     inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
+    limits: config.limits,
   });
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   const control = createControlApp({
@@ -107,6 +108,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     control,
     isDraining,
     trust,
+    limits: config.limits,
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -12,6 +12,7 @@ import { GatewayError } from './transport/errors.js';
 import { REST_CONTEXT, sendGatewayError } from './proxy/error-response.js';
 import { refusalOf } from './proxy/request-checks.js';
 import type { PeerTrust } from './proxy/public-url.js';
+import { applyClientLimits, serverOptions, type ClientLimits } from './transport/client-limits.js';
 
 export interface ServerDeps {
   readonly handleAgentRequest: (
@@ -25,11 +26,12 @@ export interface ServerDeps {
   readonly control: Hono<any>;
   readonly isDraining: () => boolean;
   readonly trust: PeerTrust;
+  readonly limits: ClientLimits;
 }
 
 export function createGatewayServer(deps: ServerDeps): Server {
   const control = getRequestListener(deps.control.fetch);
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, (req, res) => {
+  const server = createServer(serverOptions(deps.limits), (req, res) => {
     const url = req.url ?? '/';
     const route = resolvePathRoute(url);
     if (route.kind === 'agent') {
@@ -46,7 +48,7 @@ export function createGatewayServer(deps: ServerDeps): Server {
       return;
     }
     // The agent pipeline checks its own requests (and answers in the caller's protocol).
-    const refusal = refusalOf(req, deps.trust.isTrusted(req));
+    const refusal = refusalOf(req, deps.trust.isTrusted(req), deps.limits.headerCount);
     if (refusal) return sendGatewayError(res, refusal, REST_CONTEXT);
     if (route.kind === 'agent-no-slash' && deps.agentNames.has(route.agent)) {
       // Without the slash an A2A client resolves `.well-known/agent-card.json` one level up
@@ -69,5 +71,6 @@ export function createGatewayServer(deps: ServerDeps): Server {
     }
     void control(req, res);
   });
+  applyClientLimits(server, deps.limits);
   return server;
 }

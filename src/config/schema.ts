@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import { parseSize } from './size.js';
 
 const duration = (fallback: string) =>
   z
@@ -17,6 +18,44 @@ const duration = (fallback: string) =>
       }
       return ms;
     });
+
+const sizeValue = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const bytes = parseSize(value);
+  if (typeof bytes === 'string') {
+    ctx.addIssue({ code: 'custom', message: bytes });
+    return z.NEVER;
+  }
+  return bytes;
+});
+const size = (fallback: string | number) => sizeValue.prefault(fallback);
+
+/**
+ * What a client may send and hold open (principle 19). Every refusal is answered in the
+ * caller's protocol where the gateway has read enough to know it (README "Limits").
+ */
+const limits = z
+  .object({
+    /** Request body; more → 413 before the agent sees the rest. */
+    bodyBytes: size('32MiB'),
+    /** Request header fields; more → 431 (Node would silently drop those past its own cap). */
+    headerCount: z.number().int().min(16).max(10_000).default(200),
+    /** The request head (line and headers); more → 431. */
+    headerBytes: size('16KiB'),
+    /** From connection (or the previous request) to the whole request head received → 408. */
+    headersTimeout: duration('10s'),
+    /** Longest silence between two chunks of a request body → 408. */
+    bodyIdle: duration('30s'),
+    /** The whole request received, body included (bounds a body dribbled a byte at a time) → 408. */
+    requestTimeout: duration('5m'),
+    /** An idle keep-alive connection is closed after this long. */
+    keepAliveTimeout: duration('65s'),
+    /** Open client connections; more are closed at once. */
+    connections: z.number().int().min(1).max(1_000_000).default(20_000),
+    /** Open connections per client address (0: no cap — behind a load balancer every client shares one). */
+    connectionsPerClient: z.number().int().min(0).max(1_000_000).default(0),
+  })
+  .strict()
+  .prefault({});
 
 const httpUrl = z
   .string()
@@ -86,6 +125,8 @@ const agentObject = z
       })
       .strict()
       .prefault({}),
+    /** Overrides of the gateway-wide `limits` for this agent. */
+    limits: z.object({ bodyBytes: sizeValue.optional() }).strict().prefault({}),
     sse: z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */
@@ -115,6 +156,7 @@ export const configSchema = z
       .object({ grace: duration('10s') })
       .strict()
       .prefault({}),
+    limits,
     log: z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

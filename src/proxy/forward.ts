@@ -132,8 +132,10 @@ class Relay implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.finished || err instanceof ClientGone) return this.finish();
     const { exchange } = this;
-    const failure = upstreamFailure(err, exchange.upstream.name);
-    exchange.fail('upstream-error', failure);
+    // A GatewayError here is the client's body failing a limit (request-body.ts), not the agent.
+    const own = err instanceof GatewayError;
+    const failure = own ? err : upstreamFailure(err, exchange.upstream.name);
+    exchange.fail(own ? 'gateway-error' : 'upstream-error', failure);
     if (!exchange.res.headersSent) {
       sendGatewayError(exchange.res, failure, this.request.errorContext);
     } else if (this.sse?.atEventBoundary) {

@@ -21,7 +21,7 @@ import type { CardCache } from '../cards/cache.js';
 import { renderCard, sendCard } from '../cards/serve.js';
 import { Exchange, type ObserverSet } from '../exchange/exchange.js';
 import { RequestClassifier, type Classification } from './classify.js';
-import { readRequestBody, type RequestBody } from './request-body.js';
+import { bodyTooLarge, readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
 import { normaliseTarget } from './target.js';
 import { refusalOf } from './request-checks.js';
 import { errorContextOf, sendGatewayError, type ErrorContext } from './error-response.js';
@@ -32,6 +32,7 @@ import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
 import { runRescue } from '../rescue/rescue.js';
 import { resolveStrategy } from '../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
+import type { ClientLimits } from '../transport/client-limits.js';
 
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
@@ -49,6 +50,7 @@ export interface PipelineDeps {
   readonly inFlight: Set<Exchange>;
   /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
   readonly inspectBytes: number;
+  readonly limits: ClientLimits;
 }
 
 export function createAgentPipeline(deps: PipelineDeps) {
@@ -69,21 +71,25 @@ export function createAgentPipeline(deps: PipelineDeps) {
     const path = target.ok ? target.target : rest;
     const trusted = trust.isTrusted(req);
     const refusal = target.ok
-      ? refusalOf(req, trusted)
+      ? refusalOf(req, trusted, deps.limits.headerCount)
       : new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent });
+    const bodyLimits = {
+      maxBytes: upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes,
+      idleMs: deps.limits.bodyIdle,
+    };
     const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers);
     inFlight.add(exchange);
-    let errorContext = errorContextOf(undefined, req.headers['a2a-version']);
     try {
       // Only cards need it: computed on demand, off the common path.
       const publicAgentUrl = () => `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
 
       // 3. The body's start, and the request's one classification.
-      const body = await readAndClassify(exchange, path, deps.inspectBytes || REQUEST_PREFIX_BYTES);
+      const body = await readAndClassify(exchange, path, deps.inspectBytes || REQUEST_PREFIX_BYTES, bodyLimits);
       const facts = exchange.request;
-      errorContext = errorContextOf(facts, req.headers['a2a-version']);
+      const errorContext = errorContextOf(facts, req.headers['a2a-version']);
       if (refusal) throw refusal;
+      if (Number(req.headers['content-length']) > bodyLimits.maxBytes) throw bodyTooLarge(bodyLimits.maxBytes);
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = path.indexOf('?');
@@ -124,7 +130,8 @@ export function createAgentPipeline(deps: PipelineDeps) {
           : undefined,
       });
     } catch (err) {
-      answerUnexpected(exchange, err, errorContext);
+      // A body that failed a limit while its start was read is still classified by now.
+      answerUnexpected(exchange, err, errorContextOf(exchange.request, req.headers['a2a-version']));
     } finally {
       inFlight.delete(exchange);
     }
@@ -132,17 +139,31 @@ export function createAgentPipeline(deps: PipelineDeps) {
 }
 
 /** Reads the body's start (observers see every chunk) and classifies the request from it. */
-async function readAndClassify(exchange: Exchange, rest: string, maxBytes: number): Promise<RequestBody> {
+async function readAndClassify(
+  exchange: Exchange,
+  rest: string,
+  maxBytes: number,
+  limits: BodyLimits,
+): Promise<RequestBody> {
   const classifier = new RequestClassifier(exchange.req, rest, maxBytes);
-  const body = await readRequestBody(exchange.req, REQUEST_PREFIX_BYTES, (chunk) => {
+  const classify = (cut: boolean) => {
+    const { facts, failure }: Classification = classifier.end(cut);
+    exchange.request = facts;
+    exchange.requestFailure = failure;
+  };
+  const onChunk = (chunk: Buffer) => {
     exchange.record.bytesIn += chunk.length;
     classifier.push(chunk); // a no-op once classified: the rest of a large body streams past
     exchange.emit('onRequestChunk', chunk);
-  });
-  const { facts, failure }: Classification = classifier.end(!body.complete);
-  exchange.request = facts;
-  exchange.requestFailure = failure;
-  return body;
+  };
+  try {
+    const body = await readRequestBody(exchange.req, REQUEST_PREFIX_BYTES, onChunk, limits);
+    classify(!body.complete);
+    return body;
+  } catch (err) {
+    classify(true); // what was read, for the refusal's protocol
+    throw err;
+  }
 }
 
 /** The blocking send to rescue, if this is one and its agent has the rescue on. */
@@ -238,7 +259,8 @@ async function answerUnknownAgent(
   let errorContext: ErrorContext;
   try {
     const classifier = new RequestClassifier(req, '/', REQUEST_PREFIX_BYTES);
-    const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => classifier.push(chunk));
+    const limits = { maxBytes: REQUEST_PREFIX_BYTES, idleMs: 10_000 };
+    const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => classifier.push(chunk), limits);
     errorContext = errorContextOf(classifier.end(!body.complete).facts, req.headers['a2a-version']);
     if (!body.complete) req.resume(); // drain the rest; we will not forward it
   } catch {

@@ -2,11 +2,17 @@
  * Reads the start of a request body before it is forwarded. A2A requests are small JSON
  * documents, so almost always the whole body fits under the cap: the gateway then knows the
  * operation and JSON-RPC id before it talks to the agent (needed for errors in the caller's
- * protocol and, later, for the timeout rescue) and sends one buffer upstream. A body larger
- * than the cap (an inline file part) is streamed: the prefix first, then the rest as it arrives.
+ * protocol and for the timeout rescue) and sends one buffer upstream. A body larger than the cap
+ * (an inline file part) is streamed: the prefix first, then the rest as it arrives.
+ *
+ * Both phases enforce the client limits (principle 19): a body larger than `maxBytes` fails with
+ * BODY_TOO_LARGE (413) as soon as it gets there, and a body that goes quiet for `idleMs` fails with
+ * REQUEST_TIMEOUT (408). While streaming, the failure reaches undici, which stops the upstream
+ * request; the forwarder answers it.
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import { GatewayError } from '../transport/errors.js';
 
 export interface RequestBody {
   /** The bytes read so far (the whole body when `complete`). */
@@ -16,7 +22,24 @@ export interface RequestBody {
   readonly forward: Buffer | Readable | null;
 }
 
+export interface BodyLimits {
+  /** Most body bytes accepted. */
+  readonly maxBytes: number;
+  /** Longest silence between two chunks (0: none). */
+  readonly idleMs: number;
+}
+
 const EMPTY: RequestBody = { prefix: Buffer.alloc(0), complete: true, forward: null };
+/** Refusals of a body the client is still sending end the connection: the rest is not read. */
+const CLOSE = { headers: { connection: 'close' } };
+
+export function bodyTooLarge(maxBytes: number): GatewayError {
+  return new GatewayError('BODY_TOO_LARGE', `the request body is larger than ${maxBytes} bytes`, {}, CLOSE);
+}
+
+function bodyIdle(idleMs: number): GatewayError {
+  return new GatewayError('REQUEST_TIMEOUT', `the request body was silent for ${idleMs} ms`, {}, CLOSE);
+}
 
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -24,15 +47,89 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-async function* prefixThenRest(
-  prefix: Buffer,
-  req: IncomingMessage,
-  onChunk: (chunk: Buffer) => void,
-): AsyncIterable<Buffer> {
-  yield prefix;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    onChunk(chunk);
-    yield chunk;
+/** Counts the body and watches its silences; calls `fail` once past a limit. */
+class BodyWatch {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly limits: BodyLimits,
+    private readonly fail: (err: GatewayError) => void,
+    /** Bytes counted so far (a streamed rest goes on from its prefix). */
+    public bytes = 0,
+  ) {
+    if (limits.idleMs > 0) {
+      this.timer = setTimeout(() => this.fail(bodyIdle(limits.idleMs)), limits.idleMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Adds a chunk; false (after calling `fail`) once the body is over its limit. */
+  add(chunk: Buffer): boolean {
+    this.bytes += chunk.length;
+    this.timer?.refresh();
+    if (this.bytes <= this.limits.maxBytes) return true;
+    this.fail(bodyTooLarge(this.limits.maxBytes));
+    return false;
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+/**
+ * The prefix, then the rest of the body as the client sends it, with the client's pace passed on
+ * (paused while undici's buffer is full). A limit ends this stream with its error and leaves the
+ * client's socket alone, so the refusal can still be answered.
+ */
+class BodyRest extends Readable {
+  private watch: BodyWatch | undefined;
+
+  constructor(
+    private readonly prefix: Buffer,
+    private readonly req: IncomingMessage,
+    private readonly onChunk: (chunk: Buffer) => void,
+    private readonly limits: BodyLimits,
+  ) {
+    super();
+  }
+
+  /** The client's body is read (and its silences timed) only once the agent's side asks for it. */
+  override _read(): void {
+    if (!this.watch) {
+      this.watch = new BodyWatch(this.limits, (err) => this.fail(err), this.prefix.length);
+      this.req.on('data', this.onData);
+      this.req.on('end', this.onEnd);
+      this.req.on('error', this.onError);
+      this.push(this.prefix);
+    }
+    this.req.resume();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (!this.watch!.add(chunk)) return;
+    this.onChunk(chunk);
+    if (!this.push(chunk)) this.req.pause();
+  };
+
+  private readonly onEnd = (): void => {
+    this.cleanup();
+    this.push(null);
+  };
+
+  private readonly onError = (err: Error): void => this.fail(err);
+
+  private fail(err: Error): void {
+    this.cleanup();
+    this.req.pause();
+    this.destroy(err);
+  }
+
+  private cleanup(): void {
+    this.watch?.stop();
+    this.req.off('data', this.onData);
+    this.req.off('end', this.onEnd);
+    this.req.off('error', this.onError);
   }
 }
 
@@ -41,34 +138,36 @@ export function readRequestBody(
   req: IncomingMessage,
   cap: number,
   onChunk: (chunk: Buffer) => void,
+  limits: BodyLimits,
 ): Promise<RequestBody> {
   if (!hasBody(req)) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
     const cleanup = () => {
+      watch.stop();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
     };
+    const watch = new BodyWatch(limits, (err) => {
+      cleanup();
+      req.pause();
+      reject(err);
+    });
     const onData = (chunk: Buffer) => {
+      if (!watch.add(chunk)) return;
       onChunk(chunk);
       chunks.push(chunk);
-      size += chunk.length;
-      if (size > cap) {
+      if (watch.bytes > cap) {
         req.pause();
         cleanup();
-        const prefix = Buffer.concat(chunks, size);
-        resolve({
-          prefix,
-          complete: false,
-          forward: Readable.from(prefixThenRest(prefix, req, onChunk), { objectMode: false }),
-        });
+        const prefix = Buffer.concat(chunks, watch.bytes);
+        resolve({ prefix, complete: false, forward: new BodyRest(prefix, req, onChunk, limits) });
       }
     };
     const onEnd = () => {
       cleanup();
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, watch.bytes);
       resolve({ prefix: body, complete: true, forward: body });
     };
     const onError = (err: Error) => {

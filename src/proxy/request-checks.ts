@@ -1,6 +1,7 @@
 /**
- * Requests refused before anything is forwarded (principle 19): a method A2A has no use for, and
- * a `Host` the gateway cannot trust to build URLs from. Pure over the request head.
+ * Requests refused before anything is forwarded (principle 19): more header fields than allowed
+ * (431; Node would silently drop the rest), a method A2A has no use for, and a `Host` the
+ * gateway cannot trust to build URLs from. Pure over the request head.
  *
  * - Methods: GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS pass; anything else (TRACE would
  *   echo the gateway's injected credentials back) gets 405 with `Allow`.
@@ -30,8 +31,13 @@ export function validHost(value: string): boolean {
   return value.length <= 255 && HOST.test(value);
 }
 
-export function refusalOf(req: IncomingMessage, trusted: boolean): GatewayError | undefined {
+export function refusalOf(req: IncomingMessage, trusted: boolean, headerCount: number): GatewayError | undefined {
   const method = req.method ?? 'GET';
+  // Node stops reading header fields one past the limit (client-limits.ts), so more means too many.
+  if (req.rawHeaders.length / 2 > headerCount) {
+    const message = `the request has more than ${headerCount} header fields`;
+    return new GatewayError('HEADERS_TOO_LARGE', message, {}, { headers: { connection: 'close' } });
+  }
   if (!ALLOWED_METHODS.has(method)) {
     const message = `method ${method.slice(0, 16)} is not allowed`;
     return new GatewayError('METHOD_NOT_ALLOWED', message, {}, { headers: { allow: ALLOW_HEADER } });

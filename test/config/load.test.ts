@@ -73,6 +73,20 @@ describe('config', () => {
     ]);
   });
 
+  it('fills the client limits, takes sizes with units, and names a bad size', () => {
+    const config = parseConfig(
+      'limits: { bodyBytes: 2MiB, headerBytes: 8kb }\nagents:\n  a:\n    url: http://h:1\n',
+      'gw.yaml',
+      {},
+    );
+    expect(config.limits).toMatchObject({ bodyBytes: 2 * 1024 ** 2, headerBytes: 8192, headerCount: 200 });
+    expect(config.limits).toMatchObject({ headersTimeout: 10_000, bodyIdle: 30_000, requestTimeout: 300_000 });
+    expect(config.limits).toMatchObject({ connections: 20_000, connectionsPerClient: 0 });
+    expect(problems('limits: { bodyBytes: 3XB }\nagents:\n  a:\n    url: http://h:1\n')).toEqual([
+      'limits.bodyBytes: "3XB" is not a size (use bytes, or 64KiB, 32MiB, 1GiB)',
+    ]);
+  });
+
   it('parses durations', () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('30s')).toBe(30_000);
