@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from './config/schema.js';
-import { createUpstream, type Upstream } from './transport/upstream.js';
+import { closeUpstream, createUpstream, type Upstream } from './transport/upstream.js';
 import { CardCache } from './cards/cache.js';
 import { CardRegistry } from './cards/registry.js';
 import { createAgentPipeline } from './proxy/pipeline.js';
@@ -155,7 +155,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       await metricsListener?.close();
       await telemetry.shutdown();
       registry.stop();
-      await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
+      await Promise.all([...upstreams.values()].map(closeUpstream));
       log.info('gateway stopped');
       // The log is written in batches: wait until the last one is out (bounded, never hangs).
       await new Promise<void>((resolve) => {

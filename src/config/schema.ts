@@ -79,6 +79,8 @@ const timeouts = z
     headers: duration('none'),
     /** Longest silence between two body chunks. Default none: an SSE stream may be quiet for long. */
     bodyIdle: duration('none'),
+    /** Longest wait for a free connection to the agent → 503 with Retry-After. */
+    queue: duration('30s'),
   })
   .strict()
   .prefault({});
@@ -108,8 +110,10 @@ const agentObject = z
     /** Extra headers the gateway adds to every upstream request (credentials it injects). */
     headers: z.record(z.string(), z.string()).default({}),
     timeouts,
-    /** Keep-alive connections per agent. */
+    /** Keep-alive connections per agent for calls that answer and are done. */
     connections: z.number().int().positive().max(10_000).default(256),
+    /** Connections per agent for long-lived streams (SSE), kept apart so streams never starve unary calls. */
+    streamConnections: z.number().int().positive().max(100_000).default(10_000),
     /** Timeout rescue: a blocking SendMessage becomes returnImmediately + a wait inside the client's deadline. */
     timeoutRescue: z
       .object({

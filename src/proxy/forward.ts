@@ -28,6 +28,8 @@ export interface ForwardRequest {
   readonly errorContext: ErrorContext;
   /** Quiet time after which an SSE comment is written between events (0: never). */
   readonly keepaliveMs: number;
+  /** A long-lived stream: sent on the agent's stream pool, apart from unary calls. */
+  readonly stream: boolean;
   /** Chosen when the response starts (status and headers known). */
   rewriteFor?(status: number, headers: ResponseHeaders): BodyRewrite | undefined;
 }
@@ -60,6 +62,8 @@ class Relay implements Dispatcher.DispatchHandler {
   private sse: SseKeepalive | undefined;
   /** Set while a body to be rewritten is held back. */
   private rewrite: RewriteBuffer | undefined;
+  /** Runs while the request waits for a free connection to the agent. */
+  private queued: NodeJS.Timeout | undefined;
   private finished = false;
 
   constructor(
@@ -73,9 +77,15 @@ class Relay implements Dispatcher.DispatchHandler {
 
   dispatch(): void {
     const { upstream } = this.exchange;
-    const { method, headers, body } = this.request;
+    const { method, headers, body, stream } = this.request;
+    const queueMs = upstream.config.timeouts.queue;
+    if (queueMs > 0) {
+      this.queued = setTimeout(this.onQueueTimeout, queueMs);
+      this.queued.unref();
+    }
     try {
-      upstream.pool.dispatch({ path: this.exchange.upstreamPath, method, headers, body }, this);
+      const pool = stream ? upstream.streams : upstream.pool;
+      pool.dispatch({ path: this.exchange.upstreamPath, method, headers, body }, this);
     } catch (err) {
       const failure = err instanceof GatewayError ? err : upstreamFailure(err, upstream.name);
       this.exchange.fail('gateway-error', failure);
@@ -86,6 +96,8 @@ class Relay implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    clearTimeout(this.queued);
+    // Answered already (the client left, or the wait for a connection ran out): never sent.
     if (this.finished) controller.abort(new ClientGone());
   }
 
@@ -154,6 +166,7 @@ class Relay implements Dispatcher.DispatchHandler {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
+    clearTimeout(this.queued);
     this.sse?.stop();
     this.exchange.res.off('close', this.onClientClose);
     this.exchange.finish();
@@ -161,6 +174,18 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   private readonly resumeUpstream = (): void => this.controller?.resume();
+
+  /** Every connection to the agent stayed busy for `timeouts.queue`: 503, try again later. */
+  private readonly onQueueTimeout = (): void => {
+    if (this.finished || this.controller) return;
+    const { exchange } = this;
+    const agent = exchange.upstream.name;
+    const message = `agent "${agent}" has no free connection; retry later`;
+    const failure = new GatewayError('AGENT_BUSY', message, { agent }, { headers: { 'retry-after': '1' } });
+    exchange.fail('gateway-error', failure);
+    sendGatewayError(exchange.res, failure, this.request.errorContext);
+    this.finish();
+  };
 
   private readonly onClientClose = (): void => {
     if (this.exchange.res.writableFinished) return;

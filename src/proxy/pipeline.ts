@@ -21,6 +21,7 @@ import type { CardCache } from '../cards/cache.js';
 import { renderCard, sendCard } from '../cards/serve.js';
 import { Exchange, type ObserverSet } from '../exchange/exchange.js';
 import { RequestClassifier, type Classification } from './classify.js';
+import type { RequestFacts } from '../a2a/request.js';
 import { bodyTooLarge, readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
 import { normaliseTarget } from './target.js';
 import { refusalOf } from './request-checks.js';
@@ -122,6 +123,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         body: body.forward,
         errorContext,
         keepaliveMs: upstream.config.sse.keepalive,
+        stream: wantsStream(req, facts),
         rewriteFor: isExtendedCardRequest(facts)
           ? (status) =>
               status === 200
@@ -164,6 +166,11 @@ async function readAndClassify(
     classify(true); // what was read, for the refusal's protocol
     throw err;
   }
+}
+
+/** Long-lived: a streaming operation, or anything that asks for an event stream. */
+function wantsStream(req: IncomingMessage, facts: RequestFacts | undefined): boolean {
+  return facts?.streaming === true || (req.headers.accept?.includes('text/event-stream') ?? false);
 }
 
 /** The blocking send to rescue, if this is one and its agent has the rescue on. */

@@ -77,7 +77,7 @@ export async function followEvents(
   signal: AbortSignal,
   onEvent: (doc: unknown) => boolean,
 ): Promise<{ status: number; stoppedEarly: boolean; notStream?: JsonReply }> {
-  const response = await upstream.pool.request({
+  const response = await upstream.streams.request({
     path: call.path,
     method: call.method,
     headers,

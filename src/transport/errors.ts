@@ -14,6 +14,8 @@ export const GATEWAY_ERROR_REASONS = [
   'BODY_TOO_LARGE',
   'HEADERS_TOO_LARGE',
   'REQUEST_TIMEOUT',
+  /** Every connection to the agent stayed busy past `timeouts.queue`. */
+  'AGENT_BUSY',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -39,6 +41,7 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   BODY_TOO_LARGE: [413, 'RESOURCE_EXHAUSTED'],
   HEADERS_TOO_LARGE: [431, 'RESOURCE_EXHAUSTED'],
   REQUEST_TIMEOUT: [408, 'DEADLINE_EXCEEDED'],
+  AGENT_BUSY: [503, 'UNAVAILABLE'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

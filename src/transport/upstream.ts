@@ -1,7 +1,11 @@
 /**
- * One keep-alive connection pool per agent. undici's Pool is used instead of node:http's Agent:
- * the forwarding benchmark (bench/RESULTS.md) decides between them; undici also gives per-pool
- * connect / headers / body-idle timeouts, which map one-to-one onto the agent's config.
+ * Two keep-alive connection pools per agent: one for calls that answer and are done (`pool`), one
+ * for long-lived streams (`streams`: SendStreamingMessage, SubscribeToTask, any request that
+ * asks for `text/event-stream`). A stream holds its connection for as long as it is open, so in
+ * one shared pool a few hundred open streams would leave unary calls waiting forever (principle
+ * 19); apart, each kind only waits for its own. undici's Pool is used instead of node:http's
+ * Agent: the forwarding benchmark (bench/RESULTS.md) decides between them; undici also gives
+ * per-pool connect / headers / body-idle timeouts, which map one-to-one onto the agent's config.
  */
 import { Pool } from 'undici';
 import type { AgentConfig } from '../config/schema.js';
@@ -12,28 +16,40 @@ export interface Upstream {
   readonly origin: string;
   /** The path the agent is mounted under ('' for the root), without a trailing slash. */
   readonly basePath: string;
+  /** Unary calls (and card fetches). */
   readonly pool: Pool;
+  /** Long-lived streams. */
+  readonly streams: Pool;
   /** Configured extra headers, as [name, value] pairs. */
   readonly extraHeaders: ReadonlyArray<readonly [string, string]>;
   readonly config: AgentConfig;
 }
 
-export function createUpstream(name: string, config: AgentConfig): Upstream {
-  const url = new URL(config.url);
-  const pool = new Pool(url.origin, {
-    connections: config.connections,
-    connect: { timeout: config.timeouts.connect || undefined },
+function createPool(origin: string, config: AgentConfig, connections: number): Pool {
+  return new Pool(origin, {
+    connections,
+    // TCP keepalive probes notice an agent host that died without closing its connections.
+    connect: { timeout: config.timeouts.connect || undefined, keepAlive: true, keepAliveInitialDelay: 30_000 },
     // 0 disables undici's own timers: A2A puts no limit on a blocking send or a stream (wire-reference §5.1).
     headersTimeout: config.timeouts.headers,
     bodyTimeout: config.timeouts.bodyIdle,
     pipelining: 1,
   });
+}
+
+export function createUpstream(name: string, config: AgentConfig): Upstream {
+  const url = new URL(config.url);
   return {
     name,
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
-    pool,
+    pool: createPool(url.origin, config, config.connections),
+    streams: createPool(url.origin, config, config.streamConnections),
     extraHeaders: Object.entries(config.headers),
     config,
   };
+}
+
+export async function closeUpstream(upstream: Upstream): Promise<void> {
+  await Promise.all([upstream.pool.destroy(), upstream.streams.destroy()]);
 }
