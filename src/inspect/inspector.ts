@@ -79,7 +79,10 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       if (failure !== undefined) {
         record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
       }
-      if (record.a2a) trackTask(options.tracker, record.agent, record.a2a, record.startedAt + record.durationMs);
+      const confirmed = response?.stream?.taskId ?? response?.taskId;
+      if (record.a2a && confirmed) {
+        trackTask(options.tracker, record.agent, confirmed, record.a2a, record.startedAt + record.durationMs);
+      }
     },
   };
 }
@@ -95,8 +98,12 @@ function responseHead(status: number, headers: ResponseHeaders) {
   };
 }
 
-/** Every exchange that names a task with a state moves that task's story along. */
-function trackTask(tracker: TaskTracker, agent: string, facts: A2AFacts, at: number): void {
-  if (!facts.taskId || facts.kind === 'error') return;
-  tracker.observe(agent, facts.taskId, facts.state, at, facts.contextId);
+/**
+ * Every exchange whose answer names a task moves that task's story along. Only the agent's
+ * answer counts: a task id that only the client named (a GetTask for a made-up id) must not
+ * make a story, or any client could fill the tracker.
+ */
+function trackTask(tracker: TaskTracker, agent: string, taskId: string, facts: A2AFacts, at: number): void {
+  if (facts.kind === 'error') return;
+  tracker.observe(agent, taskId, facts.state, at, facts.contextId);
 }
