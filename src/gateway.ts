@@ -2,7 +2,7 @@
  * Builds a gateway from a validated config and serves it: the pieces are made here, once, and
  * handed to each other; nothing below reads the config file or the environment.
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from './config/schema.js';
 import { closeUpstream, createUpstream, type Upstream } from './transport/upstream.js';
@@ -149,7 +149,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       server.closeIdleConnections();
       const deadline = Date.now() + config.shutdown.grace;
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      for (const exchange of inFlight) exchange.terminate();
+      const ending = [...inFlight];
+      for (const exchange of ending) exchange.terminate();
+      // The answers just written (503s, last events) leave before the connections close.
+      await settledWithin(
+        ending.map((e) => e.res),
+        1000,
+      );
       server.closeAllConnections();
       await closed;
       await metricsListener?.close();
@@ -173,4 +179,18 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ? `${url}${config.metrics.path}`
       : undefined;
   return { url, server, registry, tracker, metricsUrl, close };
+}
+
+/** Resolves once every response has finished or closed, or after `ms`. */
+function settledWithin(responses: readonly ServerResponse[], ms: number): Promise<void> {
+  const each = responses.map((res) =>
+    res.writableFinished || res.destroyed ? Promise.resolve() : new Promise((r) => res.once('close', r)),
+  );
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void Promise.all(each).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

@@ -51,7 +51,16 @@ export type { Finding };
 export const RESCUE_STRATEGIES = ['stream', 'subscribe', 'poll'] as const;
 export type RescueStrategy = (typeof RESCUE_STRATEGIES)[number];
 
-export const RESCUE_OUTCOMES = ['settled', 'deadline', 'message', 'error', 'client-gone', 'agent-blocked'] as const;
+export const RESCUE_OUTCOMES = [
+  'settled',
+  'deadline',
+  'message',
+  'error',
+  'client-gone',
+  'agent-blocked',
+  /** Answered 503 SHUTTING_DOWN (with the task id when known) at the end of the shutdown grace. */
+  'shutdown',
+] as const;
 export type RescueOutcome = (typeof RESCUE_OUTCOMES)[number];
 
 /** What the timeout rescue did, on the exchange record (metrics and the access log read it). */

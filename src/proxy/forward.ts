@@ -198,10 +198,13 @@ class Relay implements Dispatcher.DispatchHandler {
   private readonly terminate = (): void => {
     if (this.finished) return;
     const { exchange } = this;
-    exchange.fail('gateway-error', new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down'));
+    const failure = new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance');
+    exchange.fail('gateway-error', failure);
     this.controller?.abort(new ClientGone());
-    // A stream cut between two events ends cleanly; anywhere else the cut must be visible.
-    if (exchange.res.headersSent && this.sse?.atEventBoundary) exchange.res.end();
+    // Not answered yet: a 503 in the caller's protocol. A stream cut between two events ends
+    // cleanly; anywhere else the cut must be visible.
+    if (!exchange.res.headersSent) sendGatewayError(exchange.res, failure, this.request.errorContext);
+    else if (this.sse?.atEventBoundary) exchange.res.end();
     else exchange.res.destroy();
     this.finish();
   };

@@ -96,6 +96,7 @@ class Rescue {
     this.facts = { strategy: req.strategy, polls: 0 };
     req.exchange.record.rescue = this.facts;
     req.exchange.res.on('close', this.onClose);
+    req.exchange.terminate = this.terminate;
     const untilDeadline = Math.max(0, req.answerBy - Date.now());
     this.deadlineTimer = setTimeout(() => this.deadline.abort(new Stop('deadline')), untilDeadline);
     this.waitSignal = AbortSignal.any([this.clientGone.signal, this.deadline.signal]);
@@ -163,12 +164,31 @@ class Rescue {
     const { exchange } = this.req;
     clearTimeout(this.deadlineTimer);
     exchange.res.off('close', this.onClose);
-    if (this.clientGone.signal.aborted) {
+    if (this.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
       this.facts.outcome = 'client-gone';
       exchange.fail('client-gone', new Error('client went away while the gateway waited for the task'));
     }
     exchange.finish();
   }
+
+  /**
+   * Graceful shutdown, after its grace period: the client is answered now, in its protocol, with
+   * the task id when one is known (so it can poll another instance), and the waiting stops.
+   */
+  private readonly terminate = (): void => {
+    const { exchange } = this.req;
+    if (this.clientGone.signal.aborted) return;
+    const taskId = this.facts.taskId;
+    const message = taskId
+      ? `the gateway is shutting down; task ${taskId} goes on at the agent: poll it with GetTask or subscribe to it`
+      : 'the gateway is shutting down; retry on another instance';
+    const failure = new GatewayError('SHUTTING_DOWN', message, taskId ? { taskId } : {});
+    this.facts.outcome = 'shutdown';
+    exchange.fail('gateway-error', failure);
+    if (exchange.res.headersSent) exchange.res.destroy();
+    else sendGatewayError(exchange.res, failure, this.req.errorContext);
+    this.clientGone.abort(new Stop('shutting down'));
+  };
 
   private readonly onClose = (): void => {
     if (!this.req.exchange.res.writableFinished) this.clientGone.abort(new Stop('client gone'));

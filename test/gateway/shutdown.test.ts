@@ -57,4 +57,54 @@ describe('graceful shutdown', () => {
       await peer.close();
     }
   });
+
+  it('answers a call still unanswered after the grace period with 503 in the caller protocol', async () => {
+    const peer = await startPeerV1();
+    const gateway = await startTestGateway({ a: { url: peer.url } }, { shutdown: { grace: '300ms' } });
+    try {
+      const pending = request(`${gateway.url}/agents/a/a2a/jsonrpc`, {
+        method: 'POST',
+        headers,
+        body: send('sleep:20000 never in time'),
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      await gateway.close();
+      const res = await pending;
+      expect(res.statusCode).toBe(503);
+      expect(await res.body.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32000, data: [{ reason: 'SHUTTING_DOWN' }] },
+      });
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('tells a client the timeout rescue is waiting for which task goes on, when shutdown cuts the wait', async () => {
+    const peer = await startPeerV1();
+    const gateway = await startTestGateway(
+      { a: { url: peer.url, timeoutRescue: { enabled: true, clientTimeout: '30s', strategy: 'poll' } } },
+      { shutdown: { grace: '500ms' } },
+    );
+    try {
+      const pending = request(`${gateway.url}/agents/a/a2a/jsonrpc`, {
+        method: 'POST',
+        headers,
+        body: send('sleep:20000 rescued'),
+      });
+      await new Promise((r) => setTimeout(r, 200)); // the task exists; the gateway is polling it
+      await gateway.close();
+      const res = await pending;
+      expect(res.statusCode).toBe(503);
+      const body = (await res.body.json()) as any;
+      expect(body).toMatchObject({
+        id: 1,
+        error: { data: [{ reason: 'SHUTTING_DOWN', metadata: { taskId: expect.any(String) } }] },
+      });
+      expect(body.error.message).toMatch(/goes on at the agent/);
+    } finally {
+      await peer.close();
+    }
+  });
 });
