@@ -8,8 +8,8 @@ import {
   limitAttributes,
   type ExchangeTrace,
   type SpanSource,
-} from '../../src/telemetry/exchange-spans.js';
-import { facts, record } from './support/records.js';
+} from '../../../src/telemetry/tracing/exchange-spans.js';
+import { facts, record } from '../support/records.js';
 
 const source = (attributeCount = 128, attributeValueLength = Infinity): SpanSource => ({
   resource: resourceFromAttributes({ 'service.name': 'gw' }),

@@ -24,8 +24,8 @@ import {
   TraceIdRatioBasedSampler,
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
-import type { Exchange, ExchangeObserver } from '../exchange/exchange.js';
-import type { ExchangeRecord } from '../exchange/record.js';
+import type { Exchange, ExchangeObserver } from '../../exchange/exchange.js';
+import type { ExchangeRecord } from '../../exchange/record.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
 import { SpanEventRecorder, spanName } from './span-facts.js';

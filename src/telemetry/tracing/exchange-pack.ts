@@ -5,11 +5,11 @@
  * much (measured on the bench machine, batches of 64: ~3 µs against ~6 µs per exchange).
  *
  * `packExchange` and `unpackExchange` must list the same fields in the same order; the test
- * (test/telemetry/exchange-pack.test.ts) checks that spans made from an unpacked exchange equal
+ * (test/telemetry/tracing/exchange-pack.test.ts) checks that spans made from an unpacked exchange equal
  * spans made from the original, for generated records.
  */
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../exchange/record.js';
+import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../../exchange/record.js';
 import type { ClientCall, ExchangeTrace, FinishedExchange, RemoteParent } from './exchange-spans.js';
 
 export type PackedExchange = readonly unknown[];

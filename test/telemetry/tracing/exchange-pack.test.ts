@@ -8,13 +8,13 @@ import {
   ServerSpanView,
   type ExchangeTrace,
   type SpanSource,
-} from '../../src/telemetry/exchange-spans.js';
-import { packExchange, unpackExchange } from '../../src/telemetry/exchange-pack.js';
-import { OPERATIONS } from '../../src/a2a/operations.js';
-import { TASK_STATES } from '../../src/a2a/task-state.js';
-import { RULE_IDS } from '../../src/a2a/findings.js';
-import type { A2AFacts, ExchangeRecord } from '../../src/exchange/record.js';
-import { record } from './support/records.js';
+} from '../../../src/telemetry/tracing/exchange-spans.js';
+import { packExchange, unpackExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
+import { OPERATIONS } from '../../../src/a2a/operations.js';
+import { TASK_STATES } from '../../../src/a2a/task-state.js';
+import { RULE_IDS } from '../../../src/a2a/findings.js';
+import type { A2AFacts, ExchangeRecord } from '../../../src/exchange/record.js';
+import { record } from '../support/records.js';
 
 const source: SpanSource = {
   resource: resourceFromAttributes({ 'service.name': 'gw' }),

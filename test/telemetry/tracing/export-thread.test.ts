@@ -3,11 +3,11 @@
  * fails. The spans it exports are checked end to end in tracing.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { startExportThread, type TracingLog } from '../../src/telemetry/export-thread.js';
-import { packExchange } from '../../src/telemetry/exchange-pack.js';
-import { tracingOptionsFromEnv, type TracingOptions } from '../../src/telemetry/tracing-config.js';
-import { withDeadline } from '../peers/deadline.js';
-import { record } from './support/records.js';
+import { startExportThread, type TracingLog } from '../../../src/telemetry/tracing/export-thread.js';
+import { packExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
+import { tracingOptionsFromEnv, type TracingOptions } from '../../../src/telemetry/tracing/tracing-config.js';
+import { withDeadline } from '../../peers/deadline.js';
+import { record } from '../support/records.js';
 
 const packed = () =>
   packExchange(record(), {

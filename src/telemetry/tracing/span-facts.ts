@@ -9,9 +9,9 @@
 import type { Attributes } from '@opentelemetry/api';
 import { millisToHrTime } from '@opentelemetry/core';
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { TaskState } from '../a2a/task-state.js';
-import type { ExchangeRecord, StreamEventKind } from '../exchange/record.js';
-import { STREAM_EVENT_KINDS } from '../exchange/record.js';
+import type { TaskState } from '../../a2a/task-state.js';
+import type { ExchangeRecord, StreamEventKind } from '../../exchange/record.js';
+import { STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import * as A from './span-attributes.js';
 
 /** What spans read of an exchange's record. */
