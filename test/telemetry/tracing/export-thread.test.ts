@@ -14,8 +14,6 @@ const packed = () =>
     traceId: 'ab'.repeat(16),
     serverSpanId: 'cd'.repeat(8),
     parent: undefined,
-    traceFlags: 1,
-    traceState: undefined,
     startMs: Date.now(),
     endMs: Date.now(),
     urlPath: '/',
