@@ -1,7 +1,7 @@
 /** The access log: one JSON line per finished exchange (README "Access log"). */
 import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { Logger } from '../log.js';
-import { traceIdOf } from './trace-context.js';
+import { traceIdOf } from './tracing/trace-context.js';
 
 export function accessLog(log: Logger): ExchangeObserver {
   return {

@@ -6,16 +6,16 @@
 import { Registry } from 'prom-client';
 import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics } from './metrics/metrics.js';
 import {
   metricsHandler,
   startMetricsListener,
   type MetricsListener,
   type MetricsListenOptions,
-} from './metrics-endpoint.js';
-import { createTracing } from './tracing.js';
-import { tracingOptionsFromEnv, type Env } from './tracing-config.js';
-import type { TracingLog } from './export-thread.js';
+} from './metrics/metrics-endpoint.js';
+import { createTracing } from './tracing/tracing.js';
+import { tracingOptionsFromEnv, type Env } from './tracing/tracing-config.js';
+import type { TracingLog } from './tracing/export-thread.js';
 
 export interface TelemetryOptions {
   readonly agents: readonly string[];

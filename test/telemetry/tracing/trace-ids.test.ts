@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomFillSync } from 'node:crypto';
 import { isValidSpanId, isValidTraceId } from '@opentelemetry/api';
-import { ExchangeIdSource } from '../../src/telemetry/trace-ids.js';
+import { ExchangeIdSource } from '../../../src/telemetry/tracing/trace-ids.js';
 
 describe('exchange ids', () => {
   it('are valid W3C ids, distinct across blocks of random bytes', () => {

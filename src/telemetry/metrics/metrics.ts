@@ -4,15 +4,15 @@
  * by labels.ts. Task gauges are computed when Prometheus scrapes, not on the forwarding path.
  */
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
-import { TASK_STATES, isTerminal } from '../a2a/task-state.js';
-import { RULE_IDS } from '../a2a/findings.js';
-import type { ExchangeObserver } from '../exchange/exchange.js';
-import type { ExchangeRecord, Finding } from '../exchange/record.js';
-import type { TaskListener, TaskStore, TaskTracker } from '../tasks/tracker.js';
+import { TASK_STATES, isTerminal } from '../../a2a/task-state.js';
+import { RULE_IDS } from '../../a2a/findings.js';
+import type { ExchangeObserver } from '../../exchange/exchange.js';
+import type { ExchangeRecord, Finding } from '../../exchange/record.js';
+import type { TaskListener, TaskStore, TaskTracker } from '../../tasks/tracker.js';
 import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
 import { createLabeler } from './labels.js';
-import { UPSTREAM_REASONS } from '../transport/errors.js';
-import { STREAM_EVENT_KINDS } from '../exchange/record.js';
+import { UPSTREAM_REASONS } from '../../transport/errors.js';
+import { STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import { OpenTasks } from './open-tasks.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 

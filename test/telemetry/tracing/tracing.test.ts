@@ -5,18 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPeerV1 } from '../peers/peer-v1.js';
-import type { Peer } from '../peers/peer-common.js';
-import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
-import { collect, within, withDeadline } from '../peers/deadline.js';
-import { asTask } from '../peers/inspect.js';
-import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
-import { createTracing, type Tracing } from '../../src/telemetry/tracing.js';
-import { tracingOptionsFromEnv } from '../../src/telemetry/tracing-config.js';
-import { traceIdOf } from '../../src/telemetry/trace-context.js';
-import type { ExchangeObserver } from '../../src/exchange/exchange.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
+import { startPeerV1 } from '../../peers/peer-v1.js';
+import type { Peer } from '../../peers/peer-common.js';
+import { clientV1, sendRequestV1, userMessageV1 } from '../../peers/clients.js';
+import { collect, within, withDeadline } from '../../peers/deadline.js';
+import { asTask } from '../../peers/inspect.js';
+import { startTestGateway } from '../../support/gateway.js';
+import type { RunningGateway } from '../../../src/gateway.js';
+import { createTracing, type Tracing } from '../../../src/telemetry/tracing/tracing.js';
+import { tracingOptionsFromEnv } from '../../../src/telemetry/tracing/tracing-config.js';
+import { traceIdOf } from '../../../src/telemetry/tracing/trace-context.js';
+import type { ExchangeObserver } from '../../../src/exchange/exchange.js';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 
 const SERVER = 2;
 const CLIENT = 3;

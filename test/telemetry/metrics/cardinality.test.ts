@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
-import { startPeerV1 } from '../peers/peer-v1.js';
-import type { Peer } from '../peers/peer-common.js';
-import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
-import { createMetrics } from '../../src/telemetry/metrics.js';
-import { labelValues, samples } from './support/registry.js';
+import { startPeerV1 } from '../../peers/peer-v1.js';
+import type { Peer } from '../../peers/peer-common.js';
+import { startTestGateway } from '../../support/gateway.js';
+import type { RunningGateway } from '../../../src/gateway.js';
+import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
+import { labelValues, samples } from '../support/registry.js';
 
 let peer: Peer;
 let gateway: RunningGateway;

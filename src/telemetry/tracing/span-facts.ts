@@ -1,17 +1,18 @@
 /**
- * Turns an exchange's facts into span attributes and span events. Facts may arrive progressively
- * (the inspector fills `record.a2a` as the body goes by) or all at once when the body ends; the
- * event recorder diffs what it saw last time, so either way each stream event and each state
- * change becomes one span event, stamped as early as the facts allowed. Events per span are
- * capped; the first ones are kept (how a stream started is the interesting part) and the rest
- * counted in `a2a.gateway.span_events_dropped`.
+ * What the request thread notes for an exchange's spans: the span name, and span events from its
+ * facts. Facts may arrive progressively (the inspector fills `record.a2a` as the body goes by) or
+ * all at once when the body ends; the event recorder diffs what it saw last time, so either way
+ * each stream event and each state change becomes one span event, stamped as early as the facts
+ * allowed. Events per span are capped; the first ones are kept (how a stream started is the
+ * interesting part) and the rest counted in `a2a.gateway.span_events_dropped`. Attributes are
+ * computed on the export thread (record-spans.ts).
  */
 import type { Attributes } from '@opentelemetry/api';
 import { millisToHrTime } from '@opentelemetry/core';
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { TaskState } from '../a2a/task-state.js';
-import type { ExchangeRecord, StreamEventKind } from '../exchange/record.js';
-import { STREAM_EVENT_KINDS } from '../exchange/record.js';
+import type { TaskState } from '../../a2a/task-state.js';
+import type { ExchangeRecord, StreamEventKind } from '../../exchange/record.js';
+import { STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import * as A from './span-attributes.js';
 
 /** What spans read of an exchange's record. */
@@ -27,48 +28,6 @@ export interface SpanRecord extends Pick<
 export function spanName(record: SpanRecord): string {
   const op = record.a2a?.operation;
   return op && op !== 'unknown' ? op : record.httpMethod;
-}
-
-/** `error.type`: a gateway failure's reason, else the agent's A2A error, else a 5xx status. */
-export function errorType(record: SpanRecord): string | undefined {
-  if (record.error) return record.error.reason;
-  const a2aError = record.a2a?.error;
-  if (a2aError) return a2aError.reason ?? (a2aError.code !== undefined ? String(a2aError.code) : 'a2a_error');
-  return record.status >= 500 ? String(record.status) : undefined;
-}
-
-/**
- * Attributes of the server span once the exchange has finished, written into `attrs` (one object
- * per span, built when the span is exported).
- */
-export function addServerAttributes(attrs: Attributes, record: SpanRecord): Attributes {
-  const a2a = record.a2a;
-  if (a2a) {
-    attrs[A.ATTR_A2A_PROTOCOL_VERSION] = a2a.version;
-    attrs[A.ATTR_GATEWAY_BINDING] = a2a.binding;
-    attrs[A.ATTR_GATEWAY_KIND] = a2a.kind;
-    attrs[A.ATTR_GATEWAY_PARTIAL] = a2a.partial;
-    if (a2a.operation !== 'unknown') attrs[A.ATTR_A2A_METHOD_NAME] = a2a.operation;
-    if (a2a.taskId !== undefined) attrs[A.ATTR_A2A_TASK_ID] = a2a.taskId;
-    if (a2a.state !== undefined) attrs[A.ATTR_A2A_TASK_STATE] = a2a.state;
-    if (a2a.messageId !== undefined) attrs[A.ATTR_A2A_MESSAGE_ID] = a2a.messageId;
-    if (a2a.contextId !== undefined) attrs[A.ATTR_GEN_AI_CONVERSATION_ID] = a2a.contextId;
-    if (a2a.blocking !== undefined) attrs[A.ATTR_GATEWAY_BLOCKING] = a2a.blocking;
-    if (a2a.error) attrs[A.ATTR_GATEWAY_A2A_ERROR] = a2a.error.reason ?? String(a2a.error.code ?? '');
-    const stream = a2a.stream;
-    if (stream) {
-      let events = 0;
-      for (const kind of STREAM_EVENT_KINDS) events += stream.events[kind] ?? 0;
-      attrs[A.ATTR_GATEWAY_STREAM_EVENTS] = events;
-      attrs[A.ATTR_GATEWAY_STREAM_KEEPALIVES] = stream.keepalives;
-    }
-  }
-  attrs[A.ATTR_GATEWAY_OUTCOME] = record.outcome;
-  if (record.status > 0) attrs[A.ATTR_HTTP_RESPONSE_STATUS_CODE] = record.status;
-  const error = errorType(record);
-  if (error !== undefined) attrs[A.ATTR_ERROR_TYPE] = error;
-  if (record.findings.length > 0) attrs[A.ATTR_GATEWAY_FINDINGS] = record.findings.map((f) => f.rule);
-  return attrs;
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
  * Every span, event and attribute name the gateway writes, in one file (principle 10). Stable
  * OpenTelemetry names come from the semantic-conventions package; the A2A and gen_ai ones are
- * still drafts (semantic-conventions-genai, model/a2a; field notes "Draft OpenTelemetry vocabulary
- * for A2A"), so they are pinned here as strings, as opentelemetry-js-contrib does with unstable
- * names. Our own additions live under `a2a.gateway.*`.
+ * still drafts (semantic-conventions-genai, model/a2a), so they are pinned here as strings, as
+ * opentelemetry-js-contrib does with unstable names. Our own additions live under `a2a.gateway.*`.
  */
 export {
   ATTR_ERROR_TYPE,

@@ -9,21 +9,21 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { parse as parseYaml } from 'yaml';
-import { startPeerV1 } from '../peers/peer-v1.js';
-import type { Peer } from '../peers/peer-common.js';
-import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
-import { collect, within, withDeadline } from '../peers/deadline.js';
-import { asMessage, asTask } from '../peers/inspect.js';
-import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
-import { createMetrics } from '../../src/telemetry/metrics.js';
-import { startMetricsListener, type MetricsListener } from '../../src/telemetry/metrics-endpoint.js';
-import { promtool, startPrometheus, waitFor, type Prometheus, type QueryResult } from './support/prometheus.js';
-import { samples } from './support/registry.js';
+import { startPeerV1 } from '../../peers/peer-v1.js';
+import type { Peer } from '../../peers/peer-common.js';
+import { clientV1, sendRequestV1, userMessageV1 } from '../../peers/clients.js';
+import { collect, within, withDeadline } from '../../peers/deadline.js';
+import { asMessage, asTask } from '../../peers/inspect.js';
+import { startTestGateway } from '../../support/gateway.js';
+import type { RunningGateway } from '../../../src/gateway.js';
+import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
+import { startMetricsListener, type MetricsListener } from '../../../src/telemetry/metrics/metrics-endpoint.js';
+import { promtool, startPrometheus, waitFor, type Prometheus, type QueryResult } from '../support/prometheus.js';
+import { samples } from '../support/registry.js';
 
-const DASHBOARD = fileURLToPath(new URL('../../dashboards/a2a-gateway.json', import.meta.url));
-const ALERTS = fileURLToPath(new URL('../../dashboards/a2a-alerts.yml', import.meta.url));
-const ALERT_TESTS = fileURLToPath(new URL('../../dashboards/a2a-alerts.test.yml', import.meta.url));
+const DASHBOARD = fileURLToPath(new URL('../../../dashboards/a2a-gateway.json', import.meta.url));
+const ALERTS = fileURLToPath(new URL('../../../dashboards/a2a-alerts.yml', import.meta.url));
+const ALERT_TESTS = fileURLToPath(new URL('../../../dashboards/a2a-alerts.test.yml', import.meta.url));
 
 interface Panel {
   type: string;

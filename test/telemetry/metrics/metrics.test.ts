@@ -1,11 +1,11 @@
-import type { RuleId } from '../../src/a2a/findings.js';
+import type { RuleId } from '../../../src/a2a/findings.js';
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
-import { createMetrics } from '../../src/telemetry/metrics.js';
-import { InMemoryTaskStore, TaskTracker } from '../../src/tasks/tracker.js';
-import type { A2AFacts } from '../../src/exchange/record.js';
-import { facts, fakeExchange, record } from './support/records.js';
-import { labelValues, samples, valueOf } from './support/registry.js';
+import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
+import { InMemoryTaskStore, TaskTracker } from '../../../src/tasks/tracker.js';
+import type { A2AFacts } from '../../../src/exchange/record.js';
+import { facts, fakeExchange, record } from '../support/records.js';
+import { labelValues, samples, valueOf } from '../support/registry.js';
 
 function setup(now = () => Date.now()) {
   const registry = new Registry();

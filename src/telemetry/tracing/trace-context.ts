@@ -11,7 +11,7 @@ import {
   W3CTraceContextPropagator,
   parseTraceParent,
 } from '@opentelemetry/core';
-import type { Exchange } from '../exchange/exchange.js';
+import type { Exchange } from '../../exchange/exchange.js';
 
 const propagator = new W3CTraceContextPropagator();
 

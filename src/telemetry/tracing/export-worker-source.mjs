@@ -1,6 +1,6 @@
 // The export thread's entry when the gateway runs from TypeScript source (the tests, under
 // vitest): tsx, a dev dependency, compiles export-worker.ts. Built gateways load
-// dist/telemetry/export-worker.js directly (export-thread.ts).
+// dist/telemetry/tracing/export-worker.js directly (export-thread.ts).
 import { register } from 'tsx/esm/api';
 
 register();

@@ -1,7 +1,8 @@
 /**
  * Span export on a worker thread of its own. The request thread hands each sampled exchange's
- * facts over in batches, packed flat (exchange-pack.ts); the export thread builds the span views
- * and runs the SDK's BatchSpanProcessor and OTLP exporter (otlp-pipeline.ts). Encoding spans, the
+ * facts over in batches, packed flat (exchange-pack.ts); the export thread makes the spans with
+ * the SDK's tracer (record-spans.ts) and runs its BatchSpanProcessor and OTLP exporter
+ * (otlp-pipeline.ts). Encoding spans, the
  * garbage it leaves and the export requests' socket writes then cost the thread that serves
  * requests nothing: on the bench machine they were most of tracing's cost (bench/RESULTS.md).
  * pino moves log transports off the event loop the same way.

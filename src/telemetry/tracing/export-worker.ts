@@ -1,11 +1,10 @@
 /**
- * The export thread (export-thread.ts): receives finished exchanges, makes their spans and feeds
- * them to the SDK's BatchSpanProcessor and OTLP exporter.
+ * The export thread (export-thread.ts): receives finished exchanges, makes their spans with the
+ * SDK's tracer (record-spans.ts) and feeds them to the SDK's BatchSpanProcessor and OTLP exporter.
  */
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { ClientSpanView, ServerSpanView } from './exchange-spans.js';
 import { unpackExchange } from './exchange-pack.js';
 import {
   REPORT_INTERVAL_MS,
@@ -14,11 +13,16 @@ import {
   type ToExportThread,
 } from './export-thread.js';
 import { createOtlpPipeline } from './otlp-pipeline.js';
+import { spanRecorder } from './record-spans.js';
 
 const port = parentPort;
 if (!port) throw new Error('export-worker.ts runs as a worker thread (see export-thread.ts)');
 const { options, serviceVersion } = workerData as ExportWorkerData;
-const { source, processor } = createOtlpPipeline(options, serviceVersion);
+// Made before the diag logger below is set: constructing them, the SDK reads its own defaults
+// from process.env, and what it would say about them is moot (every setting is passed in) and was
+// said at start-up (tracing-config.ts).
+const { resource, processor } = createOtlpPipeline(options, serviceVersion);
+const recordSpans = spanRecorder({ resource, spanProcessor: processor, limits: options.limits, serviceVersion });
 
 const reply = (message: FromExportThread) => port.postMessage(message);
 
@@ -49,12 +53,7 @@ diag.setLogger(
 port.on('message', (message: ToExportThread) => {
   switch (message.type) {
     case 'exchanges':
-      for (const packed of message.exchanges) {
-        const finished = unpackExchange(packed);
-        processor.onEnd(new ServerSpanView(source, finished));
-        const client = finished.trace.client;
-        if (client) processor.onEnd(new ClientSpanView(source, finished, client));
-      }
+      for (const packed of message.exchanges) recordSpans(unpackExchange(packed));
       reply({ type: 'taken', count: message.exchanges.length });
       break;
     case 'flush':

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
-import { SpanEventRecorder } from '../../src/telemetry/span-facts.js';
-import { facts, record } from './support/records.js';
+import { SpanEventRecorder } from '../../../src/telemetry/tracing/span-facts.js';
+import { facts, record } from '../support/records.js';
 
 const stream = (statusUpdate: number, artifactUpdate = 0) => ({
   events: { task: 1, message: 0, statusUpdate, artifactUpdate, error: 0 },

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPeerV1 } from '../peers/peer-v1.js';
-import type { Peer } from '../peers/peer-common.js';
-import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
-import type { ExchangeObserver } from '../../src/exchange/exchange.js';
-import { createTracing } from '../../src/telemetry/tracing.js';
-import { extractIncoming, injectUpstream, traceIdOf } from '../../src/telemetry/trace-context.js';
+import { startPeerV1 } from '../../peers/peer-v1.js';
+import type { Peer } from '../../peers/peer-common.js';
+import { startTestGateway } from '../../support/gateway.js';
+import type { RunningGateway } from '../../../src/gateway.js';
+import type { ExchangeObserver } from '../../../src/exchange/exchange.js';
+import { createTracing } from '../../../src/telemetry/tracing/tracing.js';
+import { extractIncoming, injectUpstream, traceIdOf } from '../../../src/telemetry/tracing/trace-context.js';
 import { ROOT_CONTEXT, TraceFlags, defaultTextMapSetter, trace } from '@opentelemetry/api';
 import { TraceState, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { fakeExchange, record } from './support/records.js';
+import { fakeExchange, record } from '../support/records.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = `00-${TRACE}-00f067aa0ba902b7-01`;

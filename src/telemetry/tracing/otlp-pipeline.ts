@@ -1,18 +1,17 @@
 /**
- * The OpenTelemetry SDK's half of tracing: the resource and scope every span carries, and the
- * SDK's BatchSpanProcessor feeding its OTLP/HTTP exporter (transport, retries, timeout, gzip,
- * JSON or protobuf encoding). Runs on the export thread (export-worker.ts).
+ * The resource every span carries, and the SDK's BatchSpanProcessor feeding its OTLP/HTTP
+ * exporter (transport, retries, timeout, gzip, JSON or protobuf encoding). Runs on the export
+ * thread (export-worker.ts).
  */
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { TracingOptions } from './tracing-config.js';
-import type { SpanSource } from './exchange-spans.js';
 import * as A from './span-attributes.js';
 
 export interface OtlpPipeline {
-  readonly source: SpanSource;
+  readonly resource: Resource;
   readonly processor: BatchSpanProcessor;
 }
 
@@ -23,18 +22,14 @@ export function createOtlpPipeline(options: TracingOptions, serviceVersion: stri
     maxQueueSize: options.batch.maxQueueSize,
     maxExportBatchSize: options.batch.maxExportBatchSize,
   });
-  const source: SpanSource = {
-    resource: defaultResource().merge(
-      resourceFromAttributes({
-        ...options.resourceAttributes,
-        [A.ATTR_SERVICE_NAME]: options.serviceName,
-        ...(serviceVersion ? { [A.ATTR_SERVICE_VERSION]: serviceVersion } : {}),
-      }),
-    ),
-    instrumentationScope: { name: A.TRACER_NAME, version: serviceVersion },
-    limits: options.limits,
-  };
-  return { source, processor };
+  const resource = defaultResource().merge(
+    resourceFromAttributes({
+      ...options.resourceAttributes,
+      [A.ATTR_SERVICE_NAME]: options.serviceName,
+      ...(serviceVersion ? { [A.ATTR_SERVICE_VERSION]: serviceVersion } : {}),
+    }),
+  );
+  return { resource, processor };
 }
 
 type ExporterConfig = NonNullable<ConstructorParameters<typeof OtlpJsonExporter>[0]>;

@@ -4,8 +4,8 @@
  * Entries are the tracker's own story objects and leave on settle or eviction, so this holds no
  * more than the bounded task store does.
  */
-import { isTerminal, type TaskState } from '../a2a/task-state.js';
-import type { TaskEvent, TaskStory } from '../tasks/tracker.js';
+import { isTerminal, type TaskState } from '../../a2a/task-state.js';
+import type { TaskEvent, TaskStory } from '../../tasks/tracker.js';
 
 export class OpenTasks {
   private readonly stories = new Map<string, TaskStory>();

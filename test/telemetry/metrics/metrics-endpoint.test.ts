@@ -1,8 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { Registry } from 'prom-client';
-import { createMetrics } from '../../src/telemetry/metrics.js';
-import { metricsHandler, startMetricsListener, type MetricsListener } from '../../src/telemetry/metrics-endpoint.js';
+import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
+import {
+  metricsHandler,
+  startMetricsListener,
+  type MetricsListener,
+} from '../../../src/telemetry/metrics/metrics-endpoint.js';
 
 const registry = new Registry();
 createMetrics(registry, { agents: ['reviewer'] });

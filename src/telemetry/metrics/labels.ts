@@ -3,12 +3,12 @@
  * else becomes `other`, so no request — an unknown JSON-RPC method, a random path, a made-up task
  * id — can add a series. Ids never become labels: they go to traces and logs.
  */
-import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../a2a/operations.js';
-import { TASK_STATES, type TaskState } from '../a2a/task-state.js';
-import { RULE_IDS } from '../a2a/findings.js';
-import { GATEWAY_ERROR_REASONS } from '../transport/errors.js';
-import type { A2AFacts } from '../exchange/record.js';
-import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../exchange/record.js';
+import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../a2a/operations.js';
+import { TASK_STATES, type TaskState } from '../../a2a/task-state.js';
+import { RULE_IDS } from '../../a2a/findings.js';
+import { GATEWAY_ERROR_REASONS } from '../../transport/errors.js';
+import type { A2AFacts } from '../../exchange/record.js';
+import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../../exchange/record.js';
 
 export const OTHER = 'other';
 /** `state` of an exchange that carried no task. */

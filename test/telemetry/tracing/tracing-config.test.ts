@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tracingOptionsFromEnv } from '../../src/telemetry/tracing-config.js';
+import { tracingOptionsFromEnv } from '../../../src/telemetry/tracing/tracing-config.js';
 
 describe('tracing settings from OTEL_* variables', () => {
   it('is off when nothing is configured, when disabled, or when the exporter is none', () => {

@@ -5,12 +5,56 @@
  * much (measured on the bench machine, batches of 64: ~3 µs against ~6 µs per exchange).
  *
  * `packExchange` and `unpackExchange` must list the same fields in the same order; the test
- * (test/telemetry/exchange-pack.test.ts) checks that spans made from an unpacked exchange equal
- * spans made from the original, for generated records.
+ * (test/telemetry/tracing/exchange-pack.test.ts) checks that spans made from an unpacked exchange
+ * equal spans made from the original, for generated records.
  */
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../exchange/record.js';
-import type { ClientCall, ExchangeTrace, FinishedExchange, RemoteParent } from './exchange-spans.js';
+import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../../exchange/record.js';
+import type { SpanRecord } from './span-facts.js';
+
+/** The gateway's call to the agent. */
+export interface ClientCall {
+  readonly spanId: string;
+  readonly startMs: number;
+  /** The agent's origin and the request's path there, without the query. */
+  readonly origin: string;
+  readonly path: string;
+}
+
+/** The caller's span, when its `traceparent` was honoured. */
+export interface RemoteParent {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly traceFlags: number;
+  /** Its `tracestate`, serialized; the gateway's spans carry it on. */
+  readonly traceState: string | undefined;
+}
+
+/**
+ * A sampled exchange's trace once it has finished: ids, clock readings (epoch milliseconds,
+ * fractional) and span events. Plain data only, so it survives a structured clone.
+ */
+export interface ExchangeTrace {
+  /** The caller's trace id when there is a `parent`. */
+  readonly traceId: string;
+  readonly serverSpanId: string;
+  readonly parent: RemoteParent | undefined;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The request's path (no query), for `url.path`. */
+  readonly urlPath: string;
+  /** Set when the request went to the agent. */
+  readonly client: ClientCall | undefined;
+  readonly events: TimedEvent[];
+  /** Span events not recorded because of the per-span cap. */
+  readonly eventsDropped: number;
+}
+
+/** What the export thread receives for each sampled exchange. */
+export interface FinishedExchange {
+  readonly record: SpanRecord;
+  readonly trace: ExchangeTrace;
+}
 
 export type PackedExchange = readonly unknown[];
 
@@ -68,8 +112,6 @@ export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): Pack
     // the trace
     trace.traceId,
     trace.serverSpanId,
-    trace.traceFlags,
-    trace.traceState,
     trace.startMs,
     trace.endMs,
     trace.urlPath,
@@ -120,8 +162,6 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
     };
   const traceId = next<string>();
   const serverSpanId = next<string>();
-  const traceFlags = next<number>();
-  const traceState = next<string | undefined>();
   const startMs = next<number>();
   const endMs = next<number>();
   const urlPath = next<string>();
@@ -142,8 +182,6 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
     trace: {
       traceId,
       serverSpanId,
-      traceFlags,
-      traceState,
       startMs,
       endMs,
       urlPath,

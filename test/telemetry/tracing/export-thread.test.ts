@@ -3,19 +3,17 @@
  * fails. The spans it exports are checked end to end in tracing.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { startExportThread, type TracingLog } from '../../src/telemetry/export-thread.js';
-import { packExchange } from '../../src/telemetry/exchange-pack.js';
-import { tracingOptionsFromEnv, type TracingOptions } from '../../src/telemetry/tracing-config.js';
-import { withDeadline } from '../peers/deadline.js';
-import { record } from './support/records.js';
+import { startExportThread, type TracingLog } from '../../../src/telemetry/tracing/export-thread.js';
+import { packExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
+import { tracingOptionsFromEnv, type TracingOptions } from '../../../src/telemetry/tracing/tracing-config.js';
+import { withDeadline } from '../../peers/deadline.js';
+import { record } from '../support/records.js';
 
 const packed = () =>
   packExchange(record(), {
     traceId: 'ab'.repeat(16),
     serverSpanId: 'cd'.repeat(8),
     parent: undefined,
-    traceFlags: 1,
-    traceState: undefined,
     startMs: Date.now(),
     endMs: Date.now(),
     urlPath: '/',

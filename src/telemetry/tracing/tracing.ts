@@ -8,8 +8,8 @@
  * The request thread does as little as it can: honour the caller's `traceparent`, ask the SDK's
  * sampler, draw the exchange's ids (trace-ids.ts), stamp times, and (for sampled streams) note span
  * events. When a sampled exchange finishes, its record and trace go to the export thread
- * (export-thread.ts), which makes the spans (exchange-spans.ts) and runs the SDK's
- * BatchSpanProcessor and OTLP/HTTP exporter. bench/RESULTS.md has the cost.
+ * (export-thread.ts), which makes the spans with the SDK's tracer (record-spans.ts) and runs the
+ * SDK's BatchSpanProcessor and OTLP/HTTP exporter. bench/RESULTS.md has the cost.
  *
  * No global OpenTelemetry state is registered: contexts are passed explicitly, so several
  * gateways (tests) can trace side by side and nothing else in the process is affected.
@@ -24,15 +24,14 @@ import {
   TraceIdRatioBasedSampler,
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
-import type { Exchange, ExchangeObserver } from '../exchange/exchange.js';
-import type { ExchangeRecord } from '../exchange/record.js';
+import type { Exchange, ExchangeObserver } from '../../exchange/exchange.js';
+import type { ExchangeRecord } from '../../exchange/record.js';
 import type { TracingOptions } from './tracing-config.js';
 import { extractIncoming, injectUpstream, TRACE_ID_KEY } from './trace-context.js';
 import { SpanEventRecorder, spanName } from './span-facts.js';
-import type { ClientCall, RemoteParent } from './exchange-spans.js';
 import { startExportThread, type ExportThread, type TracingLog } from './export-thread.js';
 import { ExchangeIdSource } from './trace-ids.js';
-import { packExchange } from './exchange-pack.js';
+import { packExchange, type ClientCall, type RemoteParent } from './exchange-pack.js';
 
 export interface Tracing {
   readonly enabled: boolean;
@@ -184,14 +183,11 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
       const endMs = epochMs();
       noteEvents(state, exchange.record, endMs);
       const events = state.events;
-      const traceState = state.parent?.traceState?.serialize();
       thread.ship(
         packExchange(exchange.record, {
           traceId: state.traceId,
           serverSpanId: state.serverSpanId,
-          parent: state.parent && remoteParent(state.parent, traceState),
-          traceFlags: flagsOf(state),
-          traceState,
+          parent: state.parent && remoteParent(state.parent),
           startMs: state.startMs,
           endMs,
           urlPath: state.urlPath,
@@ -209,6 +205,7 @@ function flagsOf(state: OpenTrace): number {
   return state.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE;
 }
 
-function remoteParent(parent: SpanContext, traceState: string | undefined): RemoteParent {
-  return { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.traceFlags, traceState };
+function remoteParent(parent: SpanContext): RemoteParent {
+  const { traceId, spanId, traceFlags, traceState } = parent;
+  return { traceId, spanId, traceFlags, traceState: traceState?.serialize() };
 }

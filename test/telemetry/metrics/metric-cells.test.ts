@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { CellCounter, CellHistogram } from '../../src/telemetry/metric-cells.js';
+import { CellCounter, CellHistogram } from '../../../src/telemetry/metrics/metric-cells.js';
 
 const labelNames = ['agent', 'method', 'kind'] as const;
 const buckets = [0.005, 0.01, 0.1, 1, 10];

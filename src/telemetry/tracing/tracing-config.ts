@@ -66,7 +66,16 @@ export interface TracingSetup {
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
 
-export function tracingOptionsFromEnv(env: Env): TracingSetup {
+/** Trimmed values of `env`; a number that is not one is replaced by its default, with a warning. */
+interface EnvReader {
+  str(name: string): string | undefined;
+  num(name: string, fallback: number): number;
+  /** OTEL_EXPORTER_OTLP_TRACES_{name}, else OTEL_EXPORTER_OTLP_{name}. */
+  signal(name: string): string | undefined;
+  readonly warnings: string[];
+}
+
+function envReader(env: Env): EnvReader {
   const warnings: string[] = [];
   const str = (name: string): string | undefined => {
     const v = env[name]?.trim();
@@ -81,50 +90,22 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
     return fallback;
   };
   const signal = (name: string) => str(`OTEL_EXPORTER_OTLP_TRACES_${name}`) ?? str(`OTEL_EXPORTER_OTLP_${name}`);
+  return { str, num, signal, warnings };
+}
 
-  if (str('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return { options: undefined, warnings };
-  const exporters = (str('OTEL_TRACES_EXPORTER') ?? '')
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const specific = str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
-  const general = str('OTEL_EXPORTER_OTLP_ENDPOINT');
-  if (exporters.includes('none')) return { options: undefined, warnings };
-  if (exporters.length === 0 && !specific && !general) return { options: undefined, warnings };
-  for (const e of exporters)
-    if (e !== 'otlp') warnings.push(`OTEL_TRACES_EXPORTER "${e}" is not supported; only otlp is`);
-  if (exporters.length > 0 && !exporters.includes('otlp')) return { options: undefined, warnings };
-
-  // http/json unless asked otherwise (the JS SDK's OTLP/HTTP exporter default); http/protobuf
-  // sends less than half the bytes.
-  let protocol = (signal('PROTOCOL') ?? 'http/json') as OtlpProtocol | 'grpc';
-  if (protocol === 'grpc') {
-    warnings.push('OTLP over gRPC is not supported; tracing is off (use http/protobuf or http/json on port 4318)');
-    return { options: undefined, warnings };
-  }
-  if (!PROTOCOLS.includes(protocol)) {
-    warnings.push(`OTLP protocol "${protocol}" is not supported; using http/json`);
-    protocol = 'http/json';
-  }
+export function tracingOptionsFromEnv(env: Env): TracingSetup {
+  const read = envReader(env);
+  const { str, num, signal, warnings } = read;
+  if (!otlpWanted(read)) return { options: undefined, warnings };
+  const protocol = otlpProtocol(read);
+  if (!protocol) return { options: undefined, warnings };
 
   // A signal-specific endpoint is used as given; the general one gets /v1/traces appended (OTLP spec).
-  const url = specific ?? `${(general ?? DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
-  const compression = signal('COMPRESSION') === 'gzip' ? 'gzip' : 'none';
-
-  let sampler = (str('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on') as SamplerName;
-  if (!SAMPLERS.includes(sampler)) {
-    warnings.push(`OTEL_TRACES_SAMPLER "${sampler}" is not supported; using parentbased_always_on`);
-    sampler = 'parentbased_always_on';
-  }
-  const ratio = Math.min(1, num('OTEL_TRACES_SAMPLER_ARG', 1));
-
-  const propagators = (str('OTEL_PROPAGATORS') ?? 'tracecontext,baggage').split(',').map((p) => p.trim());
-  for (const p of propagators) {
-    // Baggage is an end-to-end header the gateway forwards unchanged anyway.
-    if (!['tracecontext', 'baggage', 'none'].includes(p))
-      warnings.push(`OTEL_PROPAGATORS "${p}" is not supported; only tracecontext is`);
-  }
-
+  const general = str('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const url =
+    str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? `${(general ?? DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
+  const sampling = samplerSetting(read);
+  const propagate = propagatesTraceContext(read);
   const resourceAttributes = parseKeyPairsIntoRecord(str('OTEL_RESOURCE_ATTRIBUTES'));
   return {
     warnings,
@@ -133,12 +114,11 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
       protocol,
       headers: parseKeyPairsIntoRecord(signal('HEADERS')),
       timeoutMs: num('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', num('OTEL_EXPORTER_OTLP_TIMEOUT', 10_000)),
-      compression,
+      compression: signal('COMPRESSION') === 'gzip' ? 'gzip' : 'none',
       serviceName: str('OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'a2a-gateway',
       resourceAttributes,
-      sampler,
-      samplerRatio: ratio,
-      propagate: propagators.includes('tracecontext'),
+      ...sampling,
+      propagate,
       batch: {
         scheduledDelayMs: num('OTEL_BSP_SCHEDULE_DELAY', 5000),
         exportTimeoutMs: num('OTEL_BSP_EXPORT_TIMEOUT', 30_000),
@@ -155,4 +135,52 @@ export function tracingOptionsFromEnv(env: Env): TracingSetup {
       },
     },
   };
+}
+
+/** Whether an OTLP exporter is asked for: an OTLP endpoint or `OTEL_TRACES_EXPORTER=otlp`. */
+function otlpWanted({ str, warnings }: EnvReader): boolean {
+  if (str('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return false;
+  const exporters = (str('OTEL_TRACES_EXPORTER') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (exporters.includes('none')) return false;
+  if (exporters.length === 0)
+    return Boolean(str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? str('OTEL_EXPORTER_OTLP_ENDPOINT'));
+  for (const e of exporters)
+    if (e !== 'otlp') warnings.push(`OTEL_TRACES_EXPORTER "${e}" is not supported; only otlp is`);
+  return exporters.includes('otlp');
+}
+
+/** The OTLP/HTTP encoding; undefined (tracing off) for gRPC. */
+function otlpProtocol({ signal, warnings }: EnvReader): OtlpProtocol | undefined {
+  // http/json unless asked otherwise (the JS SDK's OTLP/HTTP exporter default); http/protobuf
+  // sends less than half the bytes.
+  const protocol = signal('PROTOCOL') ?? 'http/json';
+  if (protocol === 'grpc') {
+    warnings.push('OTLP over gRPC is not supported; tracing is off (use http/protobuf or http/json on port 4318)');
+    return undefined;
+  }
+  if (PROTOCOLS.includes(protocol)) return protocol as OtlpProtocol;
+  warnings.push(`OTLP protocol "${protocol}" is not supported; using http/json`);
+  return 'http/json';
+}
+
+function samplerSetting({ str, num, warnings }: EnvReader): { sampler: SamplerName; samplerRatio: number } {
+  let sampler = (str('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on') as SamplerName;
+  if (!SAMPLERS.includes(sampler)) {
+    warnings.push(`OTEL_TRACES_SAMPLER "${sampler}" is not supported; using parentbased_always_on`);
+    sampler = 'parentbased_always_on';
+  }
+  return { sampler, samplerRatio: Math.min(1, num('OTEL_TRACES_SAMPLER_ARG', 1)) };
+}
+
+function propagatesTraceContext({ str, warnings }: EnvReader): boolean {
+  const propagators = (str('OTEL_PROPAGATORS') ?? 'tracecontext,baggage').split(',').map((p) => p.trim());
+  for (const p of propagators) {
+    // Baggage is an end-to-end header the gateway forwards unchanged anyway.
+    if (!['tracecontext', 'baggage', 'none'].includes(p))
+      warnings.push(`OTEL_PROPAGATORS "${p}" is not supported; only tracecontext is`);
+  }
+  return propagators.includes('tracecontext');
 }
