@@ -1,12 +1,12 @@
 /** Label values come from the closed sets declared beside their types: every member of each set
  * keeps its name (a member added to a set is a label at once), anything else is `other`. */
 import { describe, expect, it } from 'vitest';
-import { createLabeler, OTHER } from '../../src/telemetry/labels.js';
-import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../src/a2a/operations.js';
-import { TASK_STATES } from '../../src/a2a/task-state.js';
-import { RULE_IDS } from '../../src/a2a/findings.js';
-import { GATEWAY_ERROR_REASONS } from '../../src/transport/errors.js';
-import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES, type A2AFacts } from '../../src/exchange/record.js';
+import { createLabeler, OTHER } from '../../../src/telemetry/metrics/labels.js';
+import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../../src/a2a/operations.js';
+import { TASK_STATES } from '../../../src/a2a/task-state.js';
+import { RULE_IDS } from '../../../src/a2a/findings.js';
+import { GATEWAY_ERROR_REASONS } from '../../../src/transport/errors.js';
+import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES, type A2AFacts } from '../../../src/exchange/record.js';
 
 const labels = createLabeler(['reviewer']);
 const facts = (partial: Partial<A2AFacts>) =>
