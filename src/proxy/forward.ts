@@ -12,11 +12,12 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
 import { clientResponseHeaders } from '../transport/headers.js';
-import { GatewayError, upstreamFailure } from '../transport/errors.js';
+import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../transport/errors.js';
 import type { ErrorContext } from './error-response.js';
 import { sendGatewayError, sseErrorEvent } from './error-response.js';
 import { RewriteBuffer, type BodyRewrite } from './rewrite-buffer.js';
 import { SseKeepalive } from './sse-keepalive.js';
+import { endingByReset } from '../transport/upstream.js';
 
 export type { BodyRewrite } from './rewrite-buffer.js';
 
@@ -41,6 +42,13 @@ export function forward(exchange: Exchange, request: ForwardRequest): Promise<vo
   return relay.done;
 }
 
+/** Gateway errors that are the agent's doing (the rest are the gateway's or the client's). */
+const AGENT_FAULTS: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
+
+function cut(how: string): GatewayError {
+  return new GatewayError('UPSTREAM_RESET', `the agent's connection ${how} before the answer was complete`);
+}
+
 class ClientGone extends Error {
   constructor() {
     super('client went away');
@@ -62,6 +70,10 @@ class Relay implements Dispatcher.DispatchHandler {
   private sse: SseKeepalive | undefined;
   /** Set while a body to be rewritten is held back. */
   private rewrite: RewriteBuffer | undefined;
+  /** The body ends when the agent closes the connection (no Content-Length, not chunked). */
+  private closeDelimited = false;
+  /** The agent's Content-Length goes to the client too: a cut body can only be a cut connection. */
+  private lengthFramed = false;
   /** Runs while the request waits for a free connection to the agent. */
   private queued: NodeJS.Timeout | undefined;
   private finished = false;
@@ -105,6 +117,8 @@ class Relay implements Dispatcher.DispatchHandler {
     if (status < 200) return; // 1xx: Node answers Expect itself; nothing to relay.
     const { exchange, request } = this;
     exchange.record.status = status;
+    this.lengthFramed = headers['content-length'] !== undefined;
+    this.closeDelimited = !this.lengthFramed && headers['transfer-encoding'] === undefined;
     const eventStream = isEventStream(headers);
     const out = clientResponseHeaders(headers);
     // Tell any buffering proxy in front of us to stream (nginx buffers responses by default).
@@ -135,24 +149,42 @@ class Relay implements Dispatcher.DispatchHandler {
     }
   }
 
-  onResponseEnd(): void {
+  onResponseEnd(controller: Dispatcher.DispatchController): void {
+    // A close-delimited body ends at the close: cut by a reset, or (SSE) inside an event, it
+    // must not reach the client as a complete answer.
+    if (this.closeDelimited && endingByReset()) return this.onResponseError(controller, cut('was reset'));
+    if (this.closeDelimited && this.sse && !this.sse.atEventBoundary) {
+      return this.endMidEvent(cut('closed in the middle of an event'));
+    }
     if (this.rewrite) this.rewrite.end(this.exchange.res);
     else this.exchange.res.end();
+    this.finish();
+  }
+
+  /** An SSE stream whose agent stopped inside an event: the error event where it can stand whole. */
+  private endMidEvent(failure: GatewayError): void {
+    const { exchange } = this;
+    exchange.fail('upstream-error', failure);
+    // After a complete line, a blank line dispatches the last event whole; mid-line it would
+    // dispatch a broken one, so the connection is cut instead.
+    if (this.sse!.atLineEnd) exchange.res.end(`\n${sseErrorEvent(failure, this.request.errorContext)}`);
+    else exchange.res.destroy(failure);
     this.finish();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.finished || err instanceof ClientGone) return this.finish();
     const { exchange } = this;
-    // A GatewayError here is the client's body failing a limit (request-body.ts), not the agent.
-    const own = err instanceof GatewayError;
-    const failure = own ? err : upstreamFailure(err, exchange.upstream.name);
-    exchange.fail(own ? 'gateway-error' : 'upstream-error', failure);
+    // A GatewayError here is the gateway's own: the client's body failing a limit
+    // (request-body.ts), or a cut that undici took for an end (onResponseEnd).
+    const failure = err instanceof GatewayError ? err : upstreamFailure(err, exchange.upstream.name);
+    exchange.fail(AGENT_FAULTS.has(failure.reason) ? 'upstream-error' : 'gateway-error', failure);
     if (!exchange.res.headersSent) {
       sendGatewayError(exchange.res, failure, this.request.errorContext);
-    } else if (this.sse?.atEventBoundary) {
+    } else if (this.sse?.atEventBoundary && !this.lengthFramed) {
       // The stream already carries events: end it with an error event in the caller's
-      // protocol (wire-reference §1.1 / §1.2 de-facto mid-stream error shapes).
+      // protocol (wire-reference §1.1 / §1.2 de-facto mid-stream error shapes). Not when the
+      // client was promised a Content-Length: more bytes would break that framing.
       exchange.res.end(sseErrorEvent(failure, this.request.errorContext));
     } else {
       // Mid-body with no clean place to add anything: cut the connection so the client

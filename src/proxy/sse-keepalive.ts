@@ -47,6 +47,12 @@ export class SseKeepalive {
     return atEventBoundary(this.last);
   }
 
+  /** The bytes so far end a line (so a blank line would dispatch the event they hold, whole). */
+  get atLineEnd(): boolean {
+    const last = this.last?.[this.last.length - 1];
+    return last === undefined || last === 0x0a || last === 0x0d;
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
   }

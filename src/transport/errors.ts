@@ -29,6 +29,16 @@ export const UPSTREAM_REASONS = [
   'UPSTREAM_INVALID',
 ] as const satisfies readonly GatewayErrorReason[];
 
+/** The reasons that mean the gateway refused the client's request (limits, hostile input). */
+export const REJECTION_REASONS = [
+  'REQUEST_INVALID',
+  'METHOD_NOT_ALLOWED',
+  'BODY_TOO_LARGE',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'AGENT_BUSY',
+] as const satisfies readonly GatewayErrorReason[];
+
 /** HTTP status and the google.rpc status name used in A2A REST error bodies (spec §11.6). */
 const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   AGENT_NOT_FOUND: [404, 'NOT_FOUND'],

@@ -7,7 +7,7 @@
  * Agent: the forwarding benchmark (bench/RESULTS.md) decides between them; undici also gives
  * per-pool connect / headers / body-idle timeouts, which map one-to-one onto the agent's config.
  */
-import { Pool } from 'undici';
+import { Pool, buildConnector } from 'undici';
 import type { AgentConfig } from '../config/schema.js';
 
 export interface Upstream {
@@ -25,11 +25,44 @@ export interface Upstream {
   readonly config: AgentConfig;
 }
 
+/**
+ * True while undici is ending a response because its connection was reset. undici takes a reset
+ * during a close-delimited body (no Content-Length, not chunked) for the body's normal end and
+ * completes the response (client-h1.js `onHttpSocketError`) — but a reset is a cut, not an end
+ * (RFC 9112 §6.3: only a clean close ends such a body). The connector puts a listener ahead of
+ * undici's on every socket; undici then completes the response synchronously inside the same
+ * 'error' event, so the forwarder asks this from `onResponseEnd`.
+ */
+let resetting = false;
+
+export function endingByReset(): boolean {
+  return resetting;
+}
+
+function markReset(err: Error & { code?: string }): void {
+  if (err.code !== 'ECONNRESET') return;
+  resetting = true;
+  queueMicrotask(() => (resetting = false));
+}
+
+function connector(config: AgentConfig): buildConnector.connector {
+  // TCP keepalive probes notice an agent host that died without closing its connections.
+  const connect = buildConnector({
+    timeout: config.timeouts.connect || undefined,
+    keepAlive: true,
+    keepAliveInitialDelay: 30_000,
+  });
+  return (options, callback) =>
+    connect(options, (err, socket) => {
+      socket?.prependListener('error', markReset);
+      callback(err, socket as never);
+    });
+}
+
 function createPool(origin: string, config: AgentConfig, connections: number): Pool {
   return new Pool(origin, {
     connections,
-    // TCP keepalive probes notice an agent host that died without closing its connections.
-    connect: { timeout: config.timeouts.connect || undefined, keepAlive: true, keepAliveInitialDelay: 30_000 },
+    connect: connector(config),
     // 0 disables undici's own timers: A2A puts no limit on a blocking send or a stream (wire-reference §5.1).
     headersTimeout: config.timeouts.headers,
     bodyTimeout: config.timeouts.bodyIdle,

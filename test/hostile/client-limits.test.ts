@@ -157,4 +157,14 @@ describe('client limits', () => {
     const res = await fetch(`${gateway.url}/healthz`);
     expect(res.status).toBe(200);
   });
+
+  it('counts each refusal by agent and reason in a2a_rejections_total', async () => {
+    const metrics = await (await fetch(gateway.metricsUrl!)).text();
+    const count = (reason: string) =>
+      Number(new RegExp(`a2a_rejections_total\\{agent="a",reason="${reason}"\\} (\\d+)`).exec(metrics)?.[1]);
+    expect(count('BODY_TOO_LARGE')).toBeGreaterThanOrEqual(2);
+    expect(count('HEADERS_TOO_LARGE')).toBe(1);
+    expect(count('REQUEST_TIMEOUT')).toBeGreaterThanOrEqual(2);
+    expect(count('AGENT_BUSY')).toBe(0);
+  });
 });

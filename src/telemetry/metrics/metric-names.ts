@@ -83,6 +83,11 @@ export const METRICS = {
     help: 'Exchanges that failed between the gateway and the agent, by gateway error reason.',
     labelNames: ['agent', 'reason'],
   },
+  rejections: {
+    name: 'a2a_rejections_total',
+    help: 'Requests the gateway refused before or instead of forwarding them (limits, invalid targets or heads, no free connection), by reason.',
+    labelNames: ['agent', 'reason'],
+  },
   clientAborts: {
     name: 'a2a_client_aborts_total',
     help: 'Exchanges the client abandoned before the response body ended.',

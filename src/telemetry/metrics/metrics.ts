@@ -11,7 +11,7 @@ import type { ExchangeRecord, Finding } from '../../exchange/record.js';
 import type { TaskListener, TaskStore, TaskTracker } from '../../tasks/tracker.js';
 import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
 import { createLabeler } from './labels.js';
-import { UPSTREAM_REASONS } from '../../transport/errors.js';
+import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../transport/errors.js';
 import { STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import { OpenTasks } from './open-tasks.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
@@ -35,6 +35,7 @@ export interface GatewayMetrics {
 }
 
 const upstreamReasons: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
+const rejectionReasons: ReadonlySet<string> = new Set(REJECTION_REASONS);
 
 export function createMetrics(registry: Registry, options: MetricsOptions): GatewayMetrics {
   const labels = createLabeler(options.agents);
@@ -55,6 +56,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const taskInterrupted = histogram(METRICS.taskInterrupted);
   const findings = counter(METRICS.findings);
   const upstreamErrors = counter(METRICS.upstreamErrors);
+  const rejections = counter(METRICS.rejections);
   const clientAborts = counter(METRICS.clientAborts);
   const rescues = counter(METRICS.rescues);
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
@@ -98,6 +100,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   for (const agent of options.agents) {
     for (const reason of UPSTREAM_REASONS) upstreamErrors.inc({ agent, reason }, 0);
     for (const rule of RULE_IDS) findings.inc({ agent, rule }, 0);
+    for (const reason of REJECTION_REASONS) rejections.inc({ agent, reason }, 0);
   }
   if (options.processMetrics !== false) addProcessMetrics(registry);
 
@@ -122,6 +125,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     if (record.error && (record.outcome === 'upstream-error' || upstreamReasons.has(record.error.reason))) {
       upstreamErrors.inc({ agent, reason: labels.reason(record.error.reason) });
     }
+    if (record.error && rejectionReasons.has(record.error.reason))
+      rejections.inc({ agent, reason: record.error.reason });
     if (record.outcome === 'client-gone') clientAborts.inc({ agent, method });
     const rescue = record.rescue;
     if (rescue) {
