@@ -1,5 +1,5 @@
 // Request and response bodies, modelled on the recorded A2A 1.0 exchanges in
-// shared/a2a/captures (v1--jsonrpc-send-question.http, v1--jsonrpc-send-blocking.http).
+// test/fixtures/captures (v1--jsonrpc-send-question.http, v1--jsonrpc-send-blocking.http).
 
 export const A2A_HEADERS = {
   'content-type': 'application/json',
