@@ -25,7 +25,7 @@ import type { RequestFacts } from '../a2a/request.js';
 import { bodyTooLarge, readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
 import { normaliseTarget } from './target.js';
 import { refusalOf } from './request-checks.js';
-import { errorContextOf, sendGatewayError, type ErrorContext } from './error-response.js';
+import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from './error-response.js';
 import { forward } from './forward.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, type PeerTrust } from './public-url.js';
@@ -65,7 +65,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
   ): Promise<void> {
     // 1. Which agent.
     const upstream = upstreams.get(agent);
-    if (!upstream) return answerUnknownAgent(req, res, agent, [...upstreams.keys()]);
+    if (!upstream) return answerUnknownAgent(req, res, agent, [...upstreams.keys()], deps.limits.bodyIdle);
 
     // 2. The target as the agent will get it, and the exchange record.
     const target = normaliseTarget(rest);
@@ -256,22 +256,27 @@ async function serveCard(
 }
 
 /** 404 for an agent that is not configured, as a JSON-RPC envelope with the request's id when
- * the caller speaks JSON-RPC (so the SDK client surfaces it), else as an A2A REST error. */
+ * the caller speaks JSON-RPC (so the SDK client surfaces it), else as an A2A REST error. Only the
+ * body's start is read (for the protocol); a larger body is not drained: the connection closes. */
 async function answerUnknownAgent(
   req: IncomingMessage,
   res: ServerResponse,
   agent: string,
   known: string[],
+  idleMs: number,
 ): Promise<void> {
+  const classifier = new RequestClassifier(req, '/', REQUEST_PREFIX_BYTES);
   let errorContext: ErrorContext;
+  let extra: Record<string, string> = {};
   try {
-    const classifier = new RequestClassifier(req, '/', REQUEST_PREFIX_BYTES);
-    const limits = { maxBytes: REQUEST_PREFIX_BYTES, idleMs: 10_000 };
+    const limits = { maxBytes: Number.MAX_SAFE_INTEGER, idleMs };
     const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => classifier.push(chunk), limits);
     errorContext = errorContextOf(classifier.end(!body.complete).facts, req.headers['a2a-version']);
-    if (!body.complete) req.resume(); // drain the rest; we will not forward it
-  } catch {
-    return; // the client went away
+    if (!body.complete) extra = { connection: 'close' };
+  } catch (err) {
+    // A body that went quiet is told so; a client that went away is not answered.
+    if (err instanceof GatewayError && !res.destroyed) sendGatewayError(res, err, REST_CONTEXT);
+    return;
   }
   const hint =
     agent === '.well-known'
@@ -281,5 +286,6 @@ async function answerUnknownAgent(
     res,
     new GatewayError('AGENT_NOT_FOUND', `${hint}. Agents: ${known.map((k) => `/agents/${k}/`).join(', ')}`, { agent }),
     errorContext,
+    extra,
   );
 }

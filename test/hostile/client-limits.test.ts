@@ -6,7 +6,7 @@
  * connections from one address than `limits.connectionsPerClient`. Small limits, real sockets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Socket } from 'node:net';
+import { openSocket, readAnswer } from '../support/raw-http.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
@@ -44,26 +44,8 @@ afterAll(async () => {
   await upstream.close();
 });
 
-function open(): Promise<Socket> {
-  const { port } = new URL(gateway.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
-    socket.on('error', reject);
-  });
-}
-
-/** Everything the gateway sends until it closes the connection. */
-function answer(socket: Socket): Promise<{ status: number; head: string; body: string }> {
-  return new Promise((resolve) => {
-    let text = '';
-    socket.on('data', (d) => (text += d.toString('latin1')));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      const [head, ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(head!.split(' ')[1]), head: head!, body: rest.join('\r\n\r\n') });
-    });
-  });
-}
+const open = () => openSocket(gateway.url);
+const answer = readAnswer;
 
 const rpc = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'SendMessage', params: { message: {} } });
 

@@ -4,7 +4,7 @@
  * anyone. Raw sockets, so no client library tidies the target first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
+import { rawRequest, type RawAnswer } from '../support/raw-http.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
@@ -28,22 +28,14 @@ afterAll(async () => {
   await upstream.close();
 });
 
-/** Sends `request` as written and returns the status line and body. */
-function raw(target: string, body = ''): Promise<{ status: number; body: string }> {
-  const { port } = new URL(gateway.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    let text = '';
-    socket.on('data', (d) => (text += d.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [head, ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(head!.split(' ')[1]), body: rest.join('\r\n\r\n') });
-    });
-    const method = body ? 'POST' : 'GET';
-    const length = body ? `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` : '';
-    socket.write(`${method} ${target} HTTP/1.1\r\nhost: gw\r\nconnection: close\r\n${length}\r\n${body}`);
-  });
+/** A GET, or a POST of `body`, to `target` exactly as written. */
+function raw(target: string, body = ''): Promise<RawAnswer> {
+  const method = body ? 'POST' : 'GET';
+  const length = body ? `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` : '';
+  return rawRequest(
+    gateway.url,
+    `${method} ${target} HTTP/1.1\r\nhost: gw\r\nconnection: close\r\n${length}\r\n${body}`,
+  );
 }
 
 describe('a target that would leave the agent', () => {

@@ -4,7 +4,7 @@
  * in rewritten card URLs). Raw sockets, so the head is sent exactly as written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
+import { rawRequest } from '../support/raw-http.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
@@ -25,26 +25,8 @@ afterAll(async () => {
   await upstream.close();
 });
 
-interface Answer {
-  status: number;
-  head: string;
-  body: string;
-}
-
-function raw(head: string): Promise<Answer> {
-  const { port } = new URL(gateway.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    let text = '';
-    socket.on('data', (d) => (text += d.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [h, ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(h!.split(' ')[1]), head: h!, body: rest.join('\r\n\r\n') });
-    });
-    socket.write(`${head}connection: close\r\n\r\n`);
-  });
-}
+/** A request head (its lines, each ending in CRLF), sent as written on a connection of its own. */
+const raw = (head: string) => rawRequest(gateway.url, `${head}connection: close\r\n\r\n`);
 
 describe('the request head', () => {
   // Methods Node's parser does not know at all (e.g. FOO) it answers 400 itself.
