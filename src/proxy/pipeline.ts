@@ -67,13 +67,9 @@ export function createAgentPipeline(deps: PipelineDeps) {
     const upstream = upstreams.get(agent);
     if (!upstream) return answerUnknownAgent(req, res, agent, [...upstreams.keys()], deps.limits.bodyIdle);
 
-    // 2. The target as the agent will get it, and the exchange record.
-    const target = normaliseTarget(rest);
-    const path = target.ok ? target.target : rest;
+    // 2. The target as the agent will get it, what is refused, and the exchange record.
     const trusted = trust.isTrusted(req);
-    const refusal = target.ok
-      ? refusalOf(req, trusted, deps.limits.headerCount)
-      : new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent });
+    const { path, refusal } = checkRequest(req, rest, trusted, deps.limits.headerCount, agent);
     const bodyLimits = {
       maxBytes: upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes,
       idleMs: deps.limits.bodyIdle,
@@ -138,6 +134,14 @@ export function createAgentPipeline(deps: PipelineDeps) {
       inFlight.delete(exchange);
     }
   };
+}
+
+/** The normalised target, and the refusal (if any) to answer once the body's start is read. */
+function checkRequest(req: IncomingMessage, rest: string, trusted: boolean, headerCount: number, agent: string) {
+  const target = normaliseTarget(rest);
+  if (!target.ok)
+    return { path: rest, refusal: new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent }) };
+  return { path: target.target, refusal: refusalOf(req, trusted, headerCount) };
 }
 
 /** Reads the body's start (observers see every chunk) and classifies the request from it. */
