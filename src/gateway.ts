@@ -16,6 +16,7 @@ import { createControlApp } from './control/app.js';
 import { createGatewayServer } from './server.js';
 import { accessLog } from './telemetry/access-log.js';
 import { createInspector } from './inspect/inspector.js';
+import { InspectionBudget, type InspectionBudgetView } from './inspect/budget.js';
 import { RecentExchanges } from './inspect/recent.js';
 import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
 import { createLogger, type Logger } from './log.js';
@@ -28,6 +29,8 @@ export interface RunningGateway {
   readonly server: Server;
   readonly registry: CardRegistry;
   readonly tracker: TaskTracker;
+  /** The global inspection budget (read-only), or undefined when inspection is off. */
+  readonly inspectionBudget: InspectionBudgetView | undefined;
   /** Where Prometheus scrapes, or undefined when metrics are off. */
   readonly metricsUrl: string | undefined;
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
@@ -54,6 +57,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const tracker = new TaskTracker(
     new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }),
   );
+  const inspectionBudget = config.inspection.enabled ? new InspectionBudget(config.inspection.budgetBytes) : undefined;
   // Observers run in this order: inspection fills the record that the others read.
   const recent = new RecentExchanges(config.inspection.recent);
   const telemetry = createTelemetry({
@@ -70,7 +74,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // reads it; the access log comes last so it can carry the trace id.
   const observers = new ObserverSet(
     [
-      ...(config.inspection.enabled ? [createInspector({ maxBytes: config.inspection.maxBytes, tracker })] : []),
+      ...(inspectionBudget
+        ? [createInspector({ maxBytes: config.inspection.maxBytes, tracker, budget: inspectionBudget })]
+        : []),
       ...telemetry.observers,
       ...(options.observers ?? []),
       recent.observer,
@@ -178,7 +184,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     : metricsOnMain
       ? `${url}${config.metrics.path}`
       : undefined;
-  return { url, server, registry, tracker, metricsUrl, close };
+  return { url, server, registry, tracker, inspectionBudget, metricsUrl, close };
 }
 
 /** Resolves once every response has finished or closed, or after `ms`. */

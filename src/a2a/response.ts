@@ -4,7 +4,7 @@
  * errors (capture `v1--edge-rpc-subscribe-unknown-task.http`) and non-streaming ones never with
  * SSE. Pure and incremental; never throws; holds at most about `maxBytes` whatever the body size.
  */
-import { createJsonBodyReader, type JsonBodyReader } from '../codec/json-body.js';
+import { createJsonBodyReader, PARSE_BUFFER_BYTES, type JsonBodyReader } from '../codec/json-body.js';
 import { createSseDecoder, type SseDecoder } from '../codec/sse.js';
 import type { RequestContext } from './checks.js';
 import { FindingSink, type Finding } from './findings.js';
@@ -33,6 +33,28 @@ export interface ResponseDecoderOptions {
   readonly clock?: () => number;
   /** Tuning: JSON bodies up to this size are parsed whole, bigger ones scanned (default 16 KiB). */
   readonly parseBufferBytes?: number;
+  /**
+   * Largest SSE event decoded, and so held (default `maxBytes`); longer ones are skipped and the
+   * facts say `partial`. The global inspection budget (src/inspect/budget.ts) lowers it.
+   */
+  readonly maxEventBytes?: number;
+}
+
+/**
+ * The most body bytes a decoder for `head` holds at once, with `opts`: what the inspection
+ * budget reserves for it. An SSE stream holds the event in progress (up to the event cap, plus a
+ * few KiB of line slack, src/codec/sse.ts); a JSON body its parse buffer (past it the scanner
+ * holds no body bytes, only captured strings of a few KiB, src/codec/json-scan.ts); other and
+ * compressed bodies nothing.
+ */
+export function responseHoldBytes(
+  head: ResponseHead,
+  opts: Pick<ResponseDecoderOptions, 'maxBytes' | 'parseBufferBytes' | 'maxEventBytes'>,
+): number {
+  const kind = bodyKindOf(head.contentType);
+  if (kind === 'other' || encodingOf(head.contentEncoding) !== undefined) return 0;
+  if (kind === 'sse') return Math.min(opts.maxBytes, opts.maxEventBytes ?? opts.maxBytes);
+  return Math.min(opts.maxBytes, opts.parseBufferBytes ?? PARSE_BUFFER_BYTES);
 }
 
 export type ResponseBodyKind = 'json' | 'sse' | 'other' | 'empty';
@@ -166,7 +188,8 @@ class SseResponseDecoder implements ResponseDecoder {
   ) {
     const machine = createStreamMachine(req, this.findings, opts.clock);
     this.machine = machine;
-    this.sse = createSseDecoder({ maxEventBytes: opts.maxBytes, onEvent: (e) => machine.onEvent(e) });
+    const maxEventBytes = Math.min(opts.maxBytes, opts.maxEventBytes ?? opts.maxBytes);
+    this.sse = createSseDecoder({ maxEventBytes, onEvent: (e) => machine.onEvent(e) });
   }
 
   push(chunk: Uint8Array): void {

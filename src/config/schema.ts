@@ -203,6 +203,11 @@ export const configSchema = z
           .min(1024)
           .max(64 * 1024 * 1024)
           .default(1024 * 1024),
+        /**
+         * What the decoders of all exchanges in flight hold together (64 MiB). Past it, new
+         * exchanges are inspected head-only (16 KiB) and say `partial` where that cut something.
+         */
+        budgetBytes: size('64MiB'),
         /** Finished exchanges kept for `GET /exchanges` (0 turns the endpoint's memory off). */
         recent: z.number().int().min(0).max(100_000).default(200),
       })

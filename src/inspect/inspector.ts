@@ -6,17 +6,20 @@
  * failure is caught and becomes a finding; the bytes flow on regardless (principle 5).
  */
 import { performance } from 'node:perf_hooks';
-import { createResponseDecoder, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
+import { createResponseDecoder, responseHoldBytes, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
 import type { Finding } from '../a2a/findings.js';
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
 import type { A2AFacts } from '../exchange/record.js';
 import type { TaskTracker } from '../tasks/tracker.js';
+import type { InspectionBudget } from './budget.js';
 import { toFacts } from './facts.js';
 
 export interface InspectorOptions {
   /** Most bytes inspection reads (and holds) per exchange, whatever the body's size. */
   readonly maxBytes: number;
   readonly tracker: TaskTracker;
+  /** What all exchanges' decoders may hold together (src/inspect/budget.ts); none: no global cap. */
+  readonly budget?: InspectionBudget;
 }
 
 interface Inspection {
@@ -24,6 +27,10 @@ interface Inspection {
   /** performance.now() when the response started, for time to first event. */
   responseStartedAt?: number;
   failure?: string;
+  /** Bytes this exchange holds in the budget; 0 once given back. */
+  reserved: number;
+  /** Set when the budget granted less than the decoder would hold: the bytes it got. */
+  shortenedTo?: number;
 }
 
 /** The request side comes from the pipeline's one classification (`exchange.request`). */
@@ -40,17 +47,32 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
     }
   };
 
+  /** Gives the exchange's reservation back, once (later calls find nothing reserved). */
+  const release = (inspection: Inspection) => {
+    if (inspection.reserved > 0) options.budget?.release(inspection.reserved);
+    inspection.reserved = 0;
+  };
+
   return {
     name: 'inspection',
 
     onResponseStart(exchange, status, headers) {
       const request = exchange.request;
       if (!request) return;
-      const inspection: Inspection = { responseStartedAt: performance.now() };
+      const previous = inspections.get(exchange);
+      if (previous) release(previous); // a second response start would otherwise leak the first grant
+      const inspection: Inspection = { responseStartedAt: performance.now(), reserved: 0 };
       inspections.set(exchange, inspection);
       guarded(inspection, () => {
-        inspection.response = createResponseDecoder(request, responseHead(status, headers), {
-          maxBytes: options.maxBytes,
+        const head = responseHead(status, headers);
+        const { maxBytes, budget } = options;
+        const want = responseHoldBytes(head, { maxBytes });
+        const granted = budget ? budget.reserve(want) : want;
+        inspection.reserved = budget ? granted : 0;
+        if (granted < want) inspection.shortenedTo = granted;
+        inspection.response = createResponseDecoder(request, head, {
+          maxBytes,
+          maxEventBytes: granted < want ? granted : undefined,
           clock: () => performance.now(),
         });
       });
@@ -62,18 +84,29 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
     },
 
     onFinish(exchange) {
-      const inspection = inspections.get(exchange) ?? {};
+      const inspection: Inspection = inspections.get(exchange) ?? { reserved: 0 };
+      // First, so nothing below can keep the grant from going back (onFinish comes exactly once,
+      // on every outcome: principle 8).
+      release(inspection);
+      inspections.delete(exchange);
       const request = exchange.request;
       let response: ResponseFacts | undefined;
       const aborted = exchange.record.outcome !== 'complete';
       if (inspection.response) guarded(inspection, () => (response = inspection.response!.end({ aborted })));
+      inspection.response = undefined;
       const record = exchange.record;
       if (request) {
         // Time to first event counts from the client's request, not from the agent's headers.
         const headersAfterMs =
           inspection.responseStartedAt === undefined ? 0 : inspection.responseStartedAt - exchange.startedAtMonotonic;
         record.a2a = toFacts(request, response, headersAfterMs);
-        record.findings.push(...(request.findings as Finding[]), ...((response?.findings ?? []) as Finding[]));
+        const responseFindings = (response?.findings ?? []) as Finding[];
+        record.findings.push(
+          ...(request.findings as Finding[]),
+          ...(inspection.shortenedTo === undefined
+            ? responseFindings
+            : blameBudget(responseFindings, inspection.shortenedTo, options.maxBytes)),
+        );
       }
       const failure = inspection.failure ?? exchange.requestFailure;
       if (failure !== undefined) {
@@ -85,6 +118,14 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       }
     },
   };
+}
+
+/** A shortened exchange that came out partial says why: the global budget, not its own size. */
+function blameBudget(findings: Finding[], granted: number, maxBytes: number): Finding[] {
+  const why = `global inspection budget (inspection.budgetBytes) reached: inspected ${granted} of ${maxBytes} bytes`;
+  return findings.map((f) =>
+    f.rule === 'gateway.inspect-partial' ? { ...f, detail: f.detail ? `${f.detail}; ${why}` : why } : f,
+  );
 }
 
 function responseHead(status: number, headers: ResponseHeaders) {

@@ -3,12 +3,20 @@
  * (auth, A2A-Version, extensions, trace context), each abortable by the client leaving or the
  * deadline passing.
  */
+import type { Dispatcher } from 'undici';
 import type { Upstream } from '../transport/upstream.js';
 import { clientResponseHeaders } from '../transport/headers.js';
+import { GatewayError } from '../transport/errors.js';
 import { createSseDecoder } from '../codec/sse.js';
 import type { UpstreamCall } from './wire.js';
 
-/** A reply is read whole only up to this size; A2A tasks are far smaller. */
+/**
+ * The most a rescue holds of one reply (a JSON body read whole, or one SSE event): the rescue
+ * needs a task's id and state, and A2A tasks are far smaller. A larger reply is not read on
+ * (principle 19): its connection is closed and the rescue fails with UPSTREAM_INVALID. A
+ * constant rather than a config key: only an agent inlining megabytes of artifacts in a Task
+ * gets near it, and the client then still has `strategy` and `enabled: false`.
+ */
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 export interface JsonReply {
@@ -46,14 +54,24 @@ export async function callJson(
     body: call.body ?? null,
     signal,
   });
+  return readReply(response, upstream.name);
+}
+
+/** The whole reply, read with a running count and abandoned past `MAX_REPLY_BYTES`. */
+async function readReply(response: Dispatcher.ResponseData, agent: string): Promise<JsonReply> {
+  const tooLarge = () => {
+    response.body.destroy(); // closes the agent's connection: nothing more is read
+    return new GatewayError('UPSTREAM_INVALID', `agent "${agent}" answered with more than ${MAX_REPLY_BYTES} bytes`, {
+      agent,
+      cause: 'REPLY_TOO_LARGE',
+    });
+  };
+  if (Number(response.headers['content-length']) > MAX_REPLY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {
     size += (chunk as Buffer).length;
-    if (size > MAX_REPLY_BYTES) {
-      response.body.destroy();
-      throw new Error(`reply larger than ${MAX_REPLY_BYTES} bytes`);
-    }
+    if (size > MAX_REPLY_BYTES) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   const body = Buffer.concat(chunks, size);
@@ -69,7 +87,8 @@ export async function callJson(
 /** Opens an SSE call and hands each event's parsed data to `onEvent`; resolves when the stream
  * ends, or when `onEvent` returns true (then the stream is closed). A reply that is not an event
  * stream (agents answer errors as plain JSON, capture v1--edge-rpc-subscribe-unknown-task) is
- * returned whole instead. */
+ * returned whole instead, up to `MAX_REPLY_BYTES` as `callJson`. The event decoder holds at most
+ * one event of that size (a longer one is skipped without being held, src/codec/sse.ts). */
 export async function followEvents(
   upstream: Upstream,
   call: UpstreamCall,
@@ -86,18 +105,8 @@ export async function followEvents(
   });
   const type = String(response.headers['content-type'] ?? '');
   if (!type.startsWith('text/event-stream')) {
-    const body = Buffer.from(await response.body.arrayBuffer());
-    let doc: unknown;
-    try {
-      doc = JSON.parse(body.toString('utf8'));
-    } catch {
-      doc = undefined;
-    }
-    return {
-      status: response.statusCode,
-      stoppedEarly: false,
-      notStream: { status: response.statusCode, headers: clientResponseHeaders(response.headers), body, doc },
-    };
+    const notStream = await readReply(response, upstream.name);
+    return { status: response.statusCode, stoppedEarly: false, notStream };
   }
   let stop = false;
   const decoder = createSseDecoder({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/a2a/checks.js';
-import { createResponseDecoder, type ResponseFacts } from '../../src/a2a/response.js';
+import { createResponseDecoder, responseHoldBytes, type ResponseFacts } from '../../src/a2a/response.js';
 
 const enc = new TextEncoder();
 
@@ -250,6 +250,34 @@ describe('bounded memory on huge streams', () => {
     expect(facts).toMatchObject({ partial: true, tag: 'task', state: 'TASK_STATE_COMPLETED' });
     expect(facts.stream).toMatchObject({ oversizeEvents: 1, eventCount: 2, closure: 'terminal' });
     expect(rules(facts)).toEqual(['gateway.inspect-partial']);
+  });
+
+  it('holds no more than maxEventBytes of an unterminated event when the budget lowers it below maxBytes', () => {
+    const head = { status: 200, contentType: 'text/event-stream' };
+    const decoder = createResponseDecoder(REST10, head, { maxBytes: 1 << 20, maxEventBytes: 16 * 1024 });
+    decoder.push(enc.encode(restFrame(task('TASK_STATE_WORKING')) + 'data: {"artifactUpdate":{"pad":"'));
+    const block = new Uint8Array(4 * 1024).fill(0x43);
+    let maxHeld = 0;
+    for (let i = 0; i < 256; i++) {
+      decoder.push(block); // 1 MiB in all, never terminated
+      maxHeld = Math.max(maxHeld, decoder.heldBytes);
+    }
+    const facts = decoder.end();
+    expect(maxHeld).toBeLessThanOrEqual(16 * 1024 + 4 * 1024 + 4 * 1024); // cap + line slack + one chunk
+    expect(facts).toMatchObject({ partial: true, tag: 'task', taskId: 't1' });
+    expect(facts.stream).toMatchObject({ oversizeEvents: 1, cutMidEvent: true });
+  });
+
+  it('tells the inspection budget what each kind of decoder holds at most', () => {
+    const opts = { maxBytes: 1 << 20 };
+    expect(responseHoldBytes({ status: 200, contentType: 'text/event-stream' }, opts)).toBe(1 << 20);
+    expect(responseHoldBytes({ status: 200, contentType: 'text/event-stream' }, { ...opts, maxEventBytes: 5000 })).toBe(
+      5000,
+    );
+    expect(responseHoldBytes({ status: 200, contentType: 'application/json' }, opts)).toBe(16 * 1024); // parse buffer
+    expect(responseHoldBytes({ status: 200, contentType: 'application/json' }, { maxBytes: 2048 })).toBe(2048);
+    expect(responseHoldBytes({ status: 200, contentType: 'text/html' }, opts)).toBe(0);
+    expect(responseHoldBytes({ status: 200, contentType: 'application/json', contentEncoding: 'gzip' }, opts)).toBe(0);
   });
 
   it('measures the time to the first event with the given clock', () => {

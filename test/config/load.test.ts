@@ -25,6 +25,15 @@ describe('config', () => {
     expect(config.shutdown.grace).toBe(10_000);
   });
 
+  it('bounds inspection across exchanges: budgetBytes defaults to 64 MiB and takes sizes', () => {
+    const url = 'agents:\n  a:\n    url: http://h:1\n';
+    expect(parseConfig(url, 'gw.yaml', {}).inspection.budgetBytes).toBe(64 * 1024 * 1024);
+    expect(parseConfig(`inspection: { budgetBytes: 256KiB }\n${url}`, 'gw.yaml', {}).inspection.budgetBytes).toBe(
+      256 * 1024,
+    );
+    expect(problems(`inspection: { budgetBytes: lots }\n${url}`)[0]).toMatch(/inspection\.budgetBytes/);
+  });
+
   it('substitutes ${ENV} in values, with $${X} as a literal', () => {
     const config = parseConfig(
       'agents:\n  a:\n    url: http://h:1\n    headers: { Authorization: "Bearer ${TOKEN}", X-Lit: "$${TOKEN}" }\n',
