@@ -133,6 +133,12 @@ export const RULES = {
     severity: 'warn',
     description: 'A decoder failed on this exchange; inspection stopped, the bytes were forwarded unchanged.',
   },
+  'a2a.extended-card-not-a-card': {
+    section: '§3.1.11, §9.4.8 (wire-reference §1, §3)',
+    severity: 'error',
+    description:
+      'GetExtendedAgentCard answered with something else than an agent card (a Task, invalid JSON, no interfaces); its URLs were not rewritten.',
+  },
   'card.interface-invalid-url': {
     section: '§8.5 AgentInterface.url (wire-reference §3)',
     severity: 'error',

@@ -6,7 +6,8 @@
  * 1.0 `supportedInterfaces[].url`; 0.3 `url` and `additionalInterfaces[].url`; hybrid cards
  * (a2a-js compat, wire-reference §6.5) carry both and get both. Interfaces elsewhere are left as
  * they are and reported. A rewritten card no longer matches its JWS `signatures` (spec §8.4), so
- * they are dropped and reported.
+ * they are dropped and reported. The per-URL decision (`urlRewriter`) is shared with the byte
+ * rewrite of extended cards (rewrite-bytes.ts), which must not re-serialise the agent's JSON.
  */
 
 export interface UrlChange {
@@ -58,29 +59,43 @@ function pathUnderBase(candidate: string, base: URL): string | undefined {
   return url.pathname.slice(basePath.length) + url.search + url.hash;
 }
 
-export function rewriteCard(card: Record<string, unknown>, agentUrl: string, publicAgentUrl: string): CardRewrite {
+/** What becomes of one interface URL: where it points now, or why it stays. */
+export type UrlDecision = { readonly to: string } | { readonly why: string };
+
+/**
+ * The one per-URL decision, shared by the object rewrite of public cards (`rewriteCard`) and
+ * the byte rewrite of extended cards (rewrite-bytes.ts): a URL under the agent's base URL moves
+ * to the same place under the gateway's public agent URL; any other stays.
+ */
+export function urlRewriter(agentUrl: string, publicAgentUrl: string): (url: string) => UrlDecision {
   const base = new URL(agentUrl);
   const publicBase = publicAgentUrl.replace(/\/+$/, '');
+  return (url) => {
+    const rest = pathUnderBase(url, base);
+    if (rest !== undefined) return { to: publicBase + rest };
+    return {
+      why: /^[a-z][a-z0-9+.-]*:\/\//i.test(url)
+        ? 'not under the agent URL'
+        : 'not an absolute http(s) URL (gRPC host:port?)',
+    };
+  };
+}
+
+export function rewriteCard(card: Record<string, unknown>, agentUrl: string, publicAgentUrl: string): CardRewrite {
+  const decide = urlRewriter(agentUrl, publicAgentUrl);
   const changed: UrlChange[] = [];
   const untouched: UntouchedUrl[] = [];
   const out: Record<string, unknown> = { ...card };
 
   const rewriteUrl = (field: string, value: unknown): unknown => {
     if (typeof value !== 'string') return value;
-    const rest = pathUnderBase(value, base);
-    if (rest === undefined) {
-      untouched.push({
-        field,
-        url: value,
-        why: /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
-          ? 'not under the agent URL'
-          : 'not an absolute http(s) URL (gRPC host:port?)',
-      });
+    const decision = decide(value);
+    if ('why' in decision) {
+      untouched.push({ field, url: value, why: decision.why });
       return value;
     }
-    const to = publicBase + rest;
-    changed.push({ field, from: value, to });
-    return to;
+    changed.push({ field, from: value, to: decision.to });
+    return decision.to;
   };
   const rewriteList = (key: string) => {
     const list = card[key];

@@ -156,7 +156,7 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.closeDelimited && this.sse && !this.sse.atEventBoundary) {
       return this.endMidEvent(cut('closed in the middle of an event'));
     }
-    if (this.rewrite) this.rewrite.end(this.exchange.res);
+    if (this.rewrite) this.exchange.record.findings.push(...this.rewrite.end(this.exchange.res));
     else this.exchange.res.end();
     this.finish();
   }

@@ -5,12 +5,14 @@
  * is relayed as usual.
  */
 import type { ServerResponse } from 'node:http';
+import type { Finding } from '../a2a/findings.js';
 
 /** Replaces a whole (small) response body, e.g. a card whose URLs must point at the gateway. */
 export interface BodyRewrite {
   /** Largest body it will buffer; a bigger one is passed through unchanged. */
   readonly maxBytes: number;
-  apply(body: Buffer, headers: string[]): { body: Buffer; headers: string[] };
+  /** `findings`: what the rewrite noticed (e.g. a body it left alone because it is not a card). */
+  apply(body: Buffer, headers: string[]): { body: Buffer; headers: string[]; findings?: readonly Finding[] };
 }
 
 export class RewriteBuffer {
@@ -36,10 +38,11 @@ export class RewriteBuffer {
     return false;
   }
 
-  /** The whole body arrived: writes it rewritten, and ends the response. */
-  end(res: ServerResponse): void {
-    const { body, headers } = this.rewrite.apply(Buffer.concat(this.chunks, this.size), this.headers);
+  /** The whole body arrived: writes it rewritten, ends the response, returns the rewrite's findings. */
+  end(res: ServerResponse): readonly Finding[] {
+    const { body, headers, findings } = this.rewrite.apply(Buffer.concat(this.chunks, this.size), this.headers);
     res.writeHead(this.status, headers);
     res.end(body);
+    return findings ?? [];
   }
 }
