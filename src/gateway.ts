@@ -50,7 +50,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
   );
-  const cards = new CardCache(config.cards.maxAge);
+  const cards = new CardCache({ maxAgeMs: config.cards.maxAge, maxBytes: config.cards.maxBytes, log });
   const registry = new CardRegistry(upstreams, cards, config.cards.retry, log);
   const trust = new PeerTrust(config.trustedProxies);
   const inFlight = new Set<Exchange>();

@@ -3,14 +3,31 @@
  * `cards.maxAge`), revalidating with their ETag (spec §8.6). Entries are kept per agent and per
  * the request headers the agent's `Vary` names: a2a-js serves a different card for
  * `A2A-Version: 1.0` than for a 0.3 client (wire-reference §3, §6.5).
+ *
+ * A card fetch is the gateway's own request, shared by every client (README "Agent cards"):
+ * - it carries the agent's configured `headers` and, of the caller's headers, only those that
+ *   negotiate content (`CARD_REQUEST_HEADERS`): never Authorization, Cookie, an API key or any
+ *   other credential, so no caller's credentials ever select the card another caller gets. A
+ *   `Vary` naming a header the gateway does not forward (Authorization, Cookie, …) therefore
+ *   does not split the cache: the gateway sent the same value (its own, or none) every time;
+ * - the body is read as a stream with a running byte count and the fetch is aborted as soon as it
+ *   passes `cards.maxBytes` (a declared Content-Length past it is refused before reading);
+ * - it asks for `Accept-Encoding: identity`; an agent that still encodes (gzip, deflate, br) is
+ *   decoded, with the same cap on the decoded size (a zip bomb stops at the cap);
+ * - a redirect is refused, never followed;
+ * - concurrent fetches of one card (same agent, path and forwarded headers) share one request.
+ * A refusal is a `GatewayError` (`UPSTREAM_INVALID`, 502) that says why, logged once per reason.
  */
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import type { Upstream } from '../transport/upstream.js';
-import { upstreamFailure } from '../transport/errors.js';
+import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import { GATEWAY_USER_AGENT } from '../version.js';
+import type { Logger } from '../log.js';
 
 export interface CachedCard {
   readonly status: number;
-  /** The agent's body, as it sent it. */
+  /** The agent's body, decoded (the gateway never serves the agent's Content-Encoding). */
   readonly body: Buffer;
   /** The parsed card when the body is a JSON object. */
   readonly card: Record<string, unknown> | undefined;
@@ -23,17 +40,32 @@ export interface CachedCard {
   readonly freshFor: number;
 }
 
+export interface CardCacheOptions {
+  /** Upper bound on how long a card is reused (`cards.maxAge`), ms. */
+  readonly maxAgeMs: number;
+  /** Most bytes of a card, as received and as decoded (`cards.maxBytes`). */
+  readonly maxBytes: number;
+  readonly log?: Logger;
+  readonly now?: () => number;
+}
+
 interface Entry {
+  /** The `Vary` names that the gateway forwards from the caller (the rest never change). */
   readonly varyNames: string[];
   readonly varyValues: string[];
   card: CachedCard;
 }
 
-/** Request headers that may affect the card; forwarded when the gateway fetches it. */
-const CARD_REQUEST_HEADERS = ['a2a-version', 'accept-language', 'authorization'] as const;
+/**
+ * The only caller headers that reach a card fetch: content negotiation (a2a-js answers 1.0 and
+ * 0.3 clients with different cards). The gateway sends its own `Accept`.
+ */
+export const CARD_REQUEST_HEADERS: ReadonlySet<string> = new Set(['a2a-version', 'accept-language']);
 const MAX_ENTRIES_PER_AGENT = 16;
 
-function header(h: Record<string, string | string[] | undefined>, name: string): string {
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(h: Headers, name: string): string {
   const v = h[name];
   return Array.isArray(v) ? v.join(', ') : (v ?? '');
 }
@@ -48,33 +80,89 @@ export function freshnessOf(cacheControl: string | undefined, capMs: number): nu
   return age ? Math.min(Number(age[1]) * 1000, capMs) : 0;
 }
 
+const DECODERS: Record<string, (buf: Buffer, options: ZlibOptions) => Promise<Buffer>> = {
+  gzip: promisify(gunzip) as (buf: Buffer, options: ZlibOptions) => Promise<Buffer>,
+  'x-gzip': promisify(gunzip) as (buf: Buffer, options: ZlibOptions) => Promise<Buffer>,
+  br: promisify(brotliDecompress) as (buf: Buffer, options: ZlibOptions) => Promise<Buffer>,
+  // HTTP `deflate` is the zlib format (RFC 9110 §8.4.1.2); some servers send raw deflate.
+  deflate: (buf, options) =>
+    (promisify(inflate) as (b: Buffer, o: ZlibOptions) => Promise<Buffer>)(buf, options).catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw err;
+      return (promisify(inflateRaw) as (b: Buffer, o: ZlibOptions) => Promise<Buffer>)(buf, options);
+    }),
+};
+
+/** Aborts a response body the gateway will not read (undici then closes the connection). */
+function discard(body: { destroy(): void; on(event: 'error', listener: () => void): unknown }): void {
+  body.on('error', () => {}); // undici reports its own abort as an error
+  body.destroy();
+}
+
+function str(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : undefined;
+}
+
 export class CardCache {
   private readonly entries = new Map<string, Entry[]>();
+  private readonly inFlight = new Map<string, Promise<CachedCard>>();
+  /** The last refusal logged per agent, so a card refused every retry is logged once. */
+  private readonly refusals = new Map<string, string>();
+  private readonly maxAgeMs: number;
+  private readonly maxBytes: number;
+  private readonly log: Logger | undefined;
+  private readonly now: () => number;
 
-  constructor(
-    private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(options: CardCacheOptions) {
+    this.maxAgeMs = options.maxAgeMs;
+    this.maxBytes = options.maxBytes;
+    this.log = options.log;
+    this.now = options.now ?? Date.now;
+  }
 
   /** The card for this request's headers: cached while fresh, else fetched or revalidated. */
-  async get(
-    upstream: Upstream,
-    path: string,
-    requestHeaders: Record<string, string | string[] | undefined>,
-  ): Promise<CachedCard> {
+  async get(upstream: Upstream, path: string, requestHeaders: Headers): Promise<CachedCard> {
     const key = `${upstream.name} ${path}`;
+    const sent = (name: string) => (CARD_REQUEST_HEADERS.has(name) ? header(requestHeaders, name) : '');
     const list = this.entries.get(key) ?? [];
-    const entry = list.find((e) => e.varyNames.every((n, i) => header(requestHeaders, n) === e.varyValues[i]));
+    const entry = list.find((e) => e.varyNames.every((n, i) => sent(n) === e.varyValues[i]));
     if (entry && this.now() - entry.card.fetchedAt < entry.card.freshFor) return entry.card;
 
-    const card = await this.fetch(upstream, path, requestHeaders, entry?.card);
+    // Single flight: one request per distinct card fetch at a time, whoever asks.
+    const forwarded = [...CARD_REQUEST_HEADERS].map((n) => [n, sent(n)] as const).filter(([, v]) => v);
+    const flightKey = `${key}\n${forwarded.map(([n, v]) => `${n}:${v}`).join('\n')}`;
+    const running = this.inFlight.get(flightKey);
+    if (running) return running;
+    const flight = this.refresh(upstream, key, Object.fromEntries(forwarded), entry).finally(() =>
+      this.inFlight.delete(flightKey),
+    );
+    this.inFlight.set(flightKey, flight);
+    return flight;
+  }
+
+  private async refresh(
+    upstream: Upstream,
+    key: string,
+    forwarded: Record<string, string>,
+    entry: Entry | undefined,
+  ): Promise<CachedCard> {
+    const path = key.slice(upstream.name.length + 1);
+    let card: CachedCard;
+    try {
+      card = await this.fetch(upstream, path, forwarded, entry?.card);
+      this.refusals.delete(upstream.name);
+    } catch (err) {
+      if (err instanceof GatewayError && err.reason === 'UPSTREAM_INVALID') this.logRefusal(upstream.name, err);
+      throw err;
+    }
     if (card.freshFor < 0 || card.status !== 200) return card;
     const varyNames = (card.vary ?? '')
       .split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean);
     if (varyNames.includes('*')) return card;
-    const fresh: Entry = { varyNames, varyValues: varyNames.map((n) => header(requestHeaders, n)), card };
+    const names = varyNames.filter((n) => CARD_REQUEST_HEADERS.has(n));
+    const fresh: Entry = { varyNames: names, varyValues: names.map((n) => forwarded[n] ?? ''), card };
+    const list = this.entries.get(key) ?? [];
     const kept = list.filter(
       (e) =>
         e !== entry &&
@@ -84,18 +172,29 @@ export class CardCache {
     return card;
   }
 
+  private logRefusal(agent: string, err: GatewayError): void {
+    if (this.refusals.get(agent) === err.message) return;
+    this.refusals.set(agent, err.message);
+    this.log?.warn({ agent, reason: err.metadata['cause'], err: err.message }, 'agent card refused');
+  }
+
+  private refuse(agent: string, cause: string, why: string): GatewayError {
+    return new GatewayError('UPSTREAM_INVALID', `the card of agent "${agent}" was refused: ${why}`, { agent, cause });
+  }
+
   private async fetch(
     upstream: Upstream,
     path: string,
-    requestHeaders: Record<string, string | string[] | undefined>,
+    forwarded: Record<string, string>,
     stale: CachedCard | undefined,
   ): Promise<CachedCard> {
     // The gateway's own request (the card is shared by all clients): it says so in User-Agent.
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': GATEWAY_USER_AGENT };
-    for (const name of CARD_REQUEST_HEADERS) {
-      const value = header(requestHeaders, name);
-      if (value) headers[name] = value;
-    }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'identity',
+      'user-agent': GATEWAY_USER_AGENT,
+      ...forwarded,
+    };
     for (const [name, value] of upstream.extraHeaders) headers[name.toLowerCase()] = value;
     if (stale?.etag) headers['if-none-match'] = stale.etag;
     let response;
@@ -104,13 +203,24 @@ export class CardCache {
     } catch (err) {
       throw upstreamFailure(err, upstream.name);
     }
-    const body = Buffer.from(await response.body.arrayBuffer());
     const h = response.headers;
-    const cacheControl = typeof h['cache-control'] === 'string' ? h['cache-control'] : undefined;
+    const status = response.statusCode;
+    if (status >= 300 && status < 400 && !(status === 304 && stale)) {
+      discard(response.body);
+      const location = str(h['location']);
+      throw this.refuse(
+        upstream.name,
+        'CARD_REDIRECT',
+        `the agent answered its card with a redirect to ${location ? JSON.stringify(location) : 'nowhere (no Location)'} (HTTP ${status}); the gateway does not follow card redirects: configure the agent's url or cardPath to where the card is`,
+      );
+    }
+    const raw = await this.readCapped(upstream.name, response.body, str(h['content-length']));
+    const cacheControl = str(h['cache-control']);
     const freshFor = freshnessOf(cacheControl, this.maxAgeMs);
-    if (response.statusCode === 304 && stale) {
+    if (status === 304 && stale) {
       return { ...stale, fetchedAt: this.now(), freshFor, cacheControl: cacheControl ?? stale.cacheControl };
     }
+    const body = await this.decode(upstream.name, raw, str(h['content-encoding']));
     let card: Record<string, unknown> | undefined;
     try {
       const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -119,15 +229,72 @@ export class CardCache {
       card = undefined;
     }
     return {
-      status: response.statusCode,
+      status,
       body,
       card,
-      contentType: typeof h['content-type'] === 'string' ? h['content-type'] : 'application/json',
+      contentType: str(h['content-type']) ?? 'application/json',
       cacheControl,
-      vary: typeof h['vary'] === 'string' ? h['vary'] : undefined,
-      etag: typeof h['etag'] === 'string' ? h['etag'] : undefined,
+      vary: str(h['vary']),
+      etag: str(h['etag']),
       fetchedAt: this.now(),
       freshFor,
     };
+  }
+
+  private tooLarge(agent: string, what: string): GatewayError {
+    return this.refuse(agent, 'CARD_TOO_LARGE', `${what} is larger than cards.maxBytes (${this.maxBytes} bytes)`);
+  }
+
+  /** The body with a running count: never more than `maxBytes` held; past it the fetch is aborted. */
+  private async readCapped(
+    agent: string,
+    body: AsyncIterable<Buffer> & Parameters<typeof discard>[0],
+    contentLength: string | undefined,
+  ): Promise<Buffer> {
+    if (contentLength !== undefined && Number(contentLength) > this.maxBytes) {
+      discard(body);
+      throw this.tooLarge(agent, `the card (Content-Length ${contentLength})`);
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    try {
+      for await (const chunk of body) {
+        total += chunk.length;
+        if (total > this.maxBytes) {
+          discard(body);
+          throw this.tooLarge(agent, 'the card');
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw upstreamFailure(err, agent);
+    }
+    return Buffer.concat(chunks, total);
+  }
+
+  private async decode(agent: string, raw: Buffer, contentEncoding: string | undefined): Promise<Buffer> {
+    const codings = (contentEncoding ?? '')
+      .split(',')
+      .map((c) => c.trim().toLowerCase())
+      .filter((c) => c && c !== 'identity');
+    if (codings.length === 0) return raw;
+    const decoder = codings.length === 1 ? DECODERS[codings[0]!] : undefined;
+    if (!decoder) {
+      throw this.refuse(
+        agent,
+        'CARD_ENCODING',
+        `the agent sent its card with Content-Encoding ${JSON.stringify(contentEncoding)}, which the gateway does not decode (it asks for identity; gzip, deflate and br are decoded)`,
+      );
+    }
+    try {
+      return await decoder(raw, { maxOutputLength: this.maxBytes });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw this.tooLarge(agent, 'the decoded card');
+      throw this.refuse(
+        agent,
+        'CARD_ENCODING',
+        `the card's ${codings[0]} encoding could not be decoded (${(err as Error).message})`,
+      );
+    }
   }
 }

@@ -2,6 +2,10 @@
  * Keeps each agent's card known for the catalog (`GET /agents`) and readiness (`GET /readyz`):
  * fetched at start-up with `A2A-Version: 1.0` (the card a 1.0 client sees, wire-reference §3),
  * retried every `cards.retry` until it has been fetched once, then refreshed through the cache.
+ * The catalog is served from the cache: concurrent fetches of one card are one request (the
+ * cache's single flight), and a card asked for again within `CATALOG_REUSE_MS` of its last fetch
+ * is not fetched again, even when its Cache-Control says no-cache (a busy `/agents` costs the
+ * agent at most one card request per second).
  */
 import type { Upstream } from '../transport/upstream.js';
 import type { CardCache, CachedCard } from './cache.js';
@@ -21,10 +25,20 @@ export interface AgentStatus {
 }
 
 const PROBE_HEADERS = { 'a2a-version': '1.0' };
+/** The catalog reuses an agent's last fetched card this long, whatever its Cache-Control. */
+export const CATALOG_REUSE_MS = 1000;
+
+interface Known {
+  readonly cached: CachedCard;
+  readonly at: number;
+  /** The last catalog rendering (one public URL; re-parsed only when the card or URL changes). */
+  rendered?: { readonly publicUrl: string; readonly body: Buffer; readonly card: Record<string, unknown> };
+}
 
 export class CardRegistry {
   private readonly fetchedOnce = new Set<string>();
   private readonly lastError = new Map<string, string>();
+  private readonly known = new Map<string, Known>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -60,6 +74,12 @@ export class CardRegistry {
       throw new Error(card.status !== 200 ? `card answered HTTP ${card.status}` : 'card is not a JSON object');
     this.fetchedOnce.add(upstream.name);
     this.lastError.delete(upstream.name);
+    const known = this.known.get(upstream.name);
+    this.known.set(upstream.name, {
+      cached: card,
+      at: Date.now(),
+      rendered: known?.cached === card ? known.rendered : undefined,
+    });
     return card;
   }
 
@@ -87,15 +107,29 @@ export class CardRegistry {
     const url = `${publicBase}/agents/${encodeURIComponent(upstream.name)}`;
     const entry: AgentStatus = { name: upstream.name, url: `${url}/`, upstream: upstream.config.url, reachable: false };
     try {
-      const cached = await this.load(upstream);
+      const recent = this.known.get(upstream.name);
+      const cached =
+        recent && Date.now() - recent.at < CATALOG_REUSE_MS && this.lastError.get(upstream.name) === undefined
+          ? recent.cached
+          : await this.load(upstream);
       const served = renderCard(cached, upstream.config.url, url);
       entry.reachable = true;
-      entry.card = served.rewrite?.card;
+      entry.card = this.parsed(upstream.name, cached, url, served.body);
       if (served.rewrite?.untouched.length) entry.untouchedInterfaces = served.rewrite.untouched;
     } catch (err) {
       entry.cardError = (err as Error).message;
       this.lastError.set(upstream.name, entry.cardError);
     }
     return entry;
+  }
+
+  /** The served card as an object, parsed once per card and public URL. */
+  private parsed(agent: string, cached: CachedCard, publicUrl: string, body: Buffer): Record<string, unknown> {
+    const known = this.known.get(agent);
+    if (known?.cached === cached && known.rendered?.publicUrl === publicUrl && known.rendered.body === body)
+      return known.rendered.card;
+    const card = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    if (known?.cached === cached) known.rendered = { publicUrl, body, card };
+    return card;
   }
 }

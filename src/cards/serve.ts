@@ -2,36 +2,116 @@
  * Answers a client's agent-card request from the card cache, with the card's interface URLs
  * pointing at the gateway (rewrite.ts). ETag and Content-Length are recomputed for the body the
  * client gets; Cache-Control and Vary are the agent's; If-None-Match is answered with 304.
+ *
+ * The public URL comes from the request (Host, or a trusted proxy's X-Forwarded-*), so it can
+ * differ per request. The card is rewritten and serialised once per fetched card, with a
+ * placeholder for the public agent URL; a request then only puts its (JSON-escaped) URL into the
+ * placeholder's places (the body is written as the template's slices around it, never copied) and gets an ETag derived from the template's
+ * ETag and that URL. A few recent renderings are kept per card, so a fixed Host costs nothing
+ * and a flood of distinct Host values costs a small hash per request, never a re-render.
  */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedCard } from './cache.js';
 import { rewriteCard, type CardRewrite } from './rewrite.js';
 import { etagOf, ifNoneMatchHits } from './etag.js';
 
-export interface ServedCard {
-  readonly body: Buffer;
-  readonly etag: string;
-  readonly rewrite: CardRewrite | undefined;
+/** One rendering: the template's parts with the public URL between them, never copied into one
+ * buffer unless `body` is read (the catalog does; the card route writes the chunks). */
+export class ServedCard {
+  readonly length: number;
+  private joined: Buffer | undefined;
+  constructor(
+    readonly chunks: readonly Buffer[],
+    readonly etag: string,
+    /** The rewrite, made against a placeholder public URL: its `untouched` and counts hold; read
+     * the served card from `body`. */
+    readonly rewrite: CardRewrite | undefined,
+  ) {
+    this.length = chunks.reduce((n, c) => n + c.length, 0);
+  }
+  get body(): Buffer {
+    return (this.joined ??= this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length));
+  }
 }
 
-/** Memo of rewritten bodies per fetched card and public URL (Host-derived URLs can differ). */
-const rendered = new WeakMap<CachedCard, Map<string, ServedCard>>();
+/** What one fetched card renders to, for any public URL. */
+interface Template {
+  /** The serialised rewritten card, cut at every occurrence of the placeholder. */
+  readonly parts: readonly Buffer[];
+  readonly etag: string;
+  readonly rewrite: CardRewrite | undefined;
+  /** The most recent renderings by public agent URL (insertion order = recency). */
+  readonly recent: Map<string, ServedCard>;
+}
 
-export function renderCard(cached: CachedCard, agentUrl: string, publicAgentUrl: string): ServedCard {
-  let perUrl = rendered.get(cached);
-  const hit = perUrl?.get(publicAgentUrl);
-  if (hit) return hit;
-  let served: ServedCard;
+/** Renderings kept per fetched card. */
+export const RENDERINGS_PER_CARD = 4;
+
+/** Cannot occur in a card: random per process, and only characters JSON leaves unescaped. */
+const PLACEHOLDER = `http://a2a-gateway-public-url-${randomBytes(12).toString('hex')}.invalid`;
+const PLACEHOLDER_BYTES = Buffer.from(PLACEHOLDER);
+
+/** Keyed by the fetched body, which a revalidated (304) card keeps: no re-render per revalidation. */
+const templates = new WeakMap<Buffer, Template>();
+
+let templatesMade = 0;
+/** How many times a card has been rewritten and serialised (tests and benchmarks read it). */
+export function renderCount(): number {
+  return templatesMade;
+}
+
+function split(body: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(PLACEHOLDER_BYTES); at !== -1; at = body.indexOf(PLACEHOLDER_BYTES, from)) {
+    parts.push(body.subarray(from, at));
+    from = at + PLACEHOLDER_BYTES.length;
+  }
+  parts.push(body.subarray(from));
+  return parts;
+}
+
+function templateOf(cached: CachedCard, agentUrl: string): Template {
+  const known = templates.get(cached.body);
+  if (known) return known;
+  let template: Template;
   if (cached.card && cached.status === 200) {
-    const rewrite = rewriteCard(cached.card, agentUrl, publicAgentUrl);
+    templatesMade++;
+    const rewrite = rewriteCard(cached.card, agentUrl, PLACEHOLDER);
     const body = Buffer.from(JSON.stringify(rewrite.card));
-    served = { body, etag: etagOf(body), rewrite };
+    template = { parts: split(body), etag: etagOf(body), rewrite, recent: new Map() };
   } else {
     // Not a card (an error, or not a JSON object): the agent's bytes go through as they are.
-    served = { body: cached.body, etag: cached.etag ?? etagOf(cached.body), rewrite: undefined };
+    const etag = cached.etag ?? etagOf(cached.body);
+    template = { parts: [cached.body], etag, rewrite: undefined, recent: new Map() };
   }
-  if (!perUrl) rendered.set(cached, (perUrl = new Map()));
-  if (perUrl.size < 32) perUrl.set(publicAgentUrl, served);
+  templates.set(cached.body, template);
+  return template;
+}
+
+export function renderCard(cached: CachedCard, agentUrl: string, publicAgentUrl: string): ServedCard {
+  const template = templateOf(cached, agentUrl);
+  const publicUrl = publicAgentUrl.replace(/\/+$/, '');
+  const hit = template.recent.get(publicUrl);
+  if (hit) {
+    template.recent.delete(publicUrl);
+    template.recent.set(publicUrl, hit);
+    return hit;
+  }
+  let served: ServedCard;
+  if (template.parts.length === 1) {
+    served = new ServedCard(template.parts, template.etag, template.rewrite);
+  } else {
+    const url = Buffer.from(JSON.stringify(publicUrl).slice(1, -1));
+    const pieces: Buffer[] = [];
+    template.parts.forEach((part, i) => (i === 0 ? pieces.push(part) : pieces.push(url, part)));
+    // The body is a function of the template and the URL: hashing those two names it exactly.
+    const etag = etagOf(`${template.etag}\n${publicUrl}`);
+    served = new ServedCard(pieces, etag, template.rewrite);
+  }
+  template.recent.set(publicUrl, served);
+  if (template.recent.size > RENDERINGS_PER_CARD) template.recent.delete(template.recent.keys().next().value!);
   return served;
 }
 
@@ -45,7 +125,14 @@ export function sendCard(req: IncomingMessage, res: ServerResponse, cached: Cach
     return;
   }
   headers['content-type'] = cached.contentType;
-  headers['content-length'] = served.body.length;
+  headers['content-length'] = served.length;
   res.writeHead(cached.status, headers);
-  res.end(req.method === 'HEAD' ? undefined : served.body);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  res.cork();
+  for (const chunk of served.chunks) res.write(chunk);
+  res.end();
+  res.uncork();
 }

@@ -175,6 +175,8 @@ export const configSchema = z
         maxAge: duration('5m'),
         /** Retry interval while an agent's card has never been fetched (readiness). */
         retry: duration('5s'),
+        /** Most bytes of an agent card, as received and decoded; a larger card is refused (502). */
+        maxBytes: size('1MiB'),
       })
       .strict()
       .prefault({}),

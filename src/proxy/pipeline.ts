@@ -249,7 +249,7 @@ async function serveCard(
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
     const served = renderCard(cached, upstream.config.url, publicAgentUrl);
-    exchange.record.bytesOut = served.body.length;
+    exchange.record.bytesOut = served.length;
     sendCard(req, res, cached, served);
   } catch (err) {
     const failure = upstreamFailure(err, upstream.name);
