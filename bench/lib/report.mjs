@@ -1,9 +1,11 @@
 // RESULTS.md from results.json: the run's header and paths, then each scenario's own section
-// (its module's render), the targets, the profiles and the notes.
+// (its module's render), the targets, the profiles and the notes; then the soak and hostile-load
+// sections, from their own results files (lib/sections.mjs).
 import { formatSummary } from '../profile-summary.mjs';
 import { SCENARIOS } from '../scenarios/index.mjs';
 import { f, paragraph, table } from './markdown.mjs';
 import { renderTargets } from './targets.mjs';
+import { extraSections } from './sections.mjs';
 
 function header(results) {
   const m = results.meta;
@@ -94,6 +96,8 @@ export function renderMarkdown(results) {
     ...renderTargets(results),
     ...profiles(results),
     ...notes(results),
+    // Written by bench/soak.mjs and bench/hostile.mjs (bench/soak.json, bench/hostile.json).
+    ...extraSections(),
   ];
   return `${lines.join('\n')}\n`;
 }
