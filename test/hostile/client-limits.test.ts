@@ -63,6 +63,15 @@ describe('client limits', () => {
     expect(received.filter((r) => r.url === '/')).toHaveLength(0);
   });
 
+  it('refuses a declared body over the limit at once (413) even when the client then sends nothing', async () => {
+    const socket = await open();
+    const done = answer(socket);
+    socket.write(`POST /agents/a/ HTTP/1.1\r\nhost: gw\r\ncontent-length: ${64 * 1024 * 1024}\r\n\r\n`);
+    const res = await done;
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { details: [{ reason: 'BODY_TOO_LARGE' }] } });
+  });
+
   it('stops a chunked body at the limit: 413, and the agent never gets a complete body', async () => {
     const socket = await open();
     const done = answer(socket);
