@@ -96,6 +96,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     inFlight,
     inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
     limits: config.limits,
+    queryStrings: config.log.queryStrings,
   });
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   const control = createControlApp({

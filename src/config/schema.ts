@@ -66,6 +66,15 @@ const httpUrl = z
       return false;
     }
   }, 'must be an absolute http:// or https:// URL')
+  // The gateway never sends userinfo upstream, and the URL shows in the fleet catalog and logs.
+  .refine((u) => {
+    try {
+      const url = new URL(u);
+      return url.username === '' && url.password === '';
+    } catch {
+      return true;
+    }
+  }, 'must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }')
   .transform((u) => u.replace(/\/+$/, ''));
 
 /** Agent names are one URL path segment: /agents/{name}/… */
@@ -166,6 +175,8 @@ export const configSchema = z
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
         /** One JSON line per exchange (at level info). Off saves ~15 % CPU per small request (bench/RESULTS.md). */
         access: z.boolean().default(true),
+        /** Query strings in exchange records and the access log: values replaced (`redact`) or kept (`keep`). */
+        queryStrings: z.enum(['redact', 'keep']).default('redact'),
       })
       .strict()
       .prefault({}),

@@ -84,11 +84,13 @@ export class Exchange {
     /** Path (and query) to request on the agent: the agent's base path + the part after /agents/{name}. */
     readonly upstreamPath: string,
     private readonly observers: ObserverSet,
+    /** The path as records and logs show it (query values redacted unless configured otherwise). */
+    recordPath: string = upstreamPath.slice(upstream.basePath.length) || '/',
   ) {
     this.record = {
       agent: upstream.name,
       httpMethod: req.method ?? 'GET',
-      path: upstreamPath.slice(upstream.basePath.length) || '/',
+      path: recordPath,
       startedAt: Date.now(),
       status: 0,
       bytesIn: 0,

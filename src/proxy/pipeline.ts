@@ -23,7 +23,7 @@ import { Exchange, type ObserverSet } from '../exchange/exchange.js';
 import { RequestClassifier, type Classification } from './classify.js';
 import type { RequestFacts } from '../a2a/request.js';
 import { bodyTooLarge, readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
-import { normaliseTarget } from './target.js';
+import { normaliseTarget, redactQuery } from './target.js';
 import { refusalOf } from './request-checks.js';
 import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from './error-response.js';
 import { forward } from './forward.js';
@@ -55,6 +55,8 @@ export interface PipelineDeps {
   /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
   readonly inspectBytes: number;
   readonly limits: ClientLimits;
+  /** How query strings appear in records and logs. */
+  readonly queryStrings: 'redact' | 'keep';
 }
 
 export function createAgentPipeline(deps: PipelineDeps) {
@@ -68,13 +70,14 @@ export function createAgentPipeline(deps: PipelineDeps) {
   ): Promise<void> {
     // 1. Which agent.
     const upstream = upstreams.get(agent);
-    if (!upstream) return answerUnknownAgent(req, res, agent, [...upstreams.keys()], deps.limits.bodyIdle);
+    if (!upstream) return answerUnknownAgent(req, res, agent, deps.limits.bodyIdle);
 
     // 2. The target as the agent will get it, what is refused, and the exchange record.
     const trusted = trust.isTrusted(req);
     const { path, refusal } = checkRequest(req, rest, trusted, deps.limits.headerCount, agent);
     const bodyLimits = bodyLimitsFor(req, upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes, deps.limits);
-    const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers);
+    const shown = deps.queryStrings === 'keep' ? path : redactQuery(path);
+    const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers, shown);
     inFlight.add(exchange);
     try {
       // Only cards need it: computed on demand, off the common path.
@@ -285,7 +288,6 @@ async function answerUnknownAgent(
   req: IncomingMessage,
   res: ServerResponse,
   agent: string,
-  known: string[],
   idleMs: number,
 ): Promise<void> {
   const classifier = new RequestClassifier(req, '/', REQUEST_PREFIX_BYTES);
@@ -301,14 +303,10 @@ async function answerUnknownAgent(
     if (err instanceof GatewayError && !res.destroyed) sendGatewayError(res, err, REST_CONTEXT);
     return;
   }
+  // The fleet is not listed: who can reach the port must not learn every agent behind it.
   const hint =
     agent === '.well-known'
       ? 'A card was requested one level above an agent: give clients the agent URL with a trailing slash, e.g. /agents/{name}/'
-      : `no agent named "${agent}" is configured`;
-  sendGatewayError(
-    res,
-    new GatewayError('AGENT_NOT_FOUND', `${hint}. Agents: ${known.map((k) => `/agents/${k}/`).join(', ')}`, { agent }),
-    errorContext,
-    extra,
-  );
+      : `no agent named "${agent.slice(0, 64)}" is configured`;
+  sendGatewayError(res, new GatewayError('AGENT_NOT_FOUND', hint, { agent: agent.slice(0, 64) }), errorContext, extra);
 }

@@ -1,5 +1,7 @@
 /**
- * The request target below `/agents/{name}`, normalised before it is forwarded (principle 19).
+ * The request target below `/agents/{name}`, normalised before it is forwarded (principle 19),
+ * and the form records and logs show it in (query values redacted: an `api_key=` must not land in
+ * `/exchanges` or the access log).
  * The gateway adds its own credentials to what it forwards, so a path that an agent's HTTP
  * server would resolve to somewhere outside the agent's base path must never leave: nginx, for
  * one, resolves `..` and decodes `%2e` before it routes.
@@ -54,4 +56,12 @@ export function normaliseTarget(rest: string): Target {
 
 function hasDotSegment(path: string): boolean {
   return path.split('/').some((s) => s === '.' || s === '..');
+}
+
+/** `?api_key=s3cret&x=1` → `?api_key=…&x=…`: names stay (they say what was asked), values go. */
+export function redactQuery(path: string): string {
+  const q = path.indexOf('?');
+  if (q === -1) return path;
+  const pairs = path.slice(q + 1).split('&');
+  return `${path.slice(0, q)}?${pairs.map((p) => (p.includes('=') ? `${p.slice(0, p.indexOf('='))}=…` : p)).join('&')}`;
 }

@@ -96,6 +96,12 @@ describe('config', () => {
     ]);
   });
 
+  it('refuses credentials in an agent url: they belong in headers', () => {
+    expect(problems('agents:\n  a:\n    url: http://admin:pa55word@h:1\n')).toEqual([
+      'agents.a.url: must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }',
+    ]);
+  });
+
   it('parses durations', () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('30s')).toBe(30_000);
