@@ -9,7 +9,7 @@ export interface FailureLog {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-export const OBSERVER_REPORT_INTERVAL_MS = 10_000;
+const OBSERVER_REPORT_INTERVAL_MS = 10_000;
 
 export function observerFailureLog(
   log: FailureLog,

@@ -22,7 +22,7 @@ import { renderCard, sendCard } from '../cards/serve.js';
 import { Exchange, type ObserverSet } from '../exchange/exchange.js';
 import { RequestClassifier, type Classification } from './classify.js';
 import type { RequestFacts } from '../a2a/request.js';
-import { bodyTooLarge, readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
+import { readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
 import { normaliseTarget, redactQuery } from './target.js';
 import { refusalOf } from './request-checks.js';
 import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from './error-response.js';
@@ -37,9 +37,6 @@ import type { ClientLimits } from '../transport/client-limits.js';
 
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
-
-/** How long a body declared over the limit is waited for before it is refused anyway. */
-const DECLARED_TOO_LARGE_WAIT_MS = 1000;
 
 const DEFAULT_CARD_PATH = '/.well-known/agent-card.json';
 const CARD_PATHS = new Set([DEFAULT_CARD_PATH, '/.well-known/agent.json']);
@@ -75,7 +72,10 @@ export function createAgentPipeline(deps: PipelineDeps) {
     // 2. The target as the agent will get it, what is refused, and the exchange record.
     const trusted = trust.isTrusted(req);
     const { path, refusal } = checkRequest(req, rest, trusted, deps.limits.headerCount, agent);
-    const bodyLimits = bodyLimitsFor(req, upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes, deps.limits);
+    const bodyLimits = {
+      maxBytes: upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes,
+      idleMs: deps.limits.bodyIdle,
+    };
     const shown = deps.queryStrings === 'keep' ? path : redactQuery(path);
     const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers, shown);
     inFlight.add(exchange);
@@ -89,7 +89,6 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const facts = exchange.request;
       const errorContext = errorContextOf(facts, req.headers['a2a-version']);
       if (refusal) throw refusal;
-      if (Number(req.headers['content-length']) > bodyLimits.maxBytes) throw bodyTooLarge(bodyLimits.maxBytes);
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = path.indexOf('?');
@@ -131,31 +130,12 @@ export function createAgentPipeline(deps: PipelineDeps) {
           : undefined,
       });
     } catch (err) {
-      // A body that failed a limit while its start was read is still classified by now; one that
-      // declared too much and then went quiet is refused for what it declared.
-      const declared = Number(req.headers['content-length']) > bodyLimits.maxBytes;
-      const failure = declared && isRequestTimeout(err) ? bodyTooLarge(bodyLimits.maxBytes) : err;
-      answerUnexpected(exchange, failure, errorContextOf(exchange.request, req.headers['a2a-version']));
+      // A body that failed a limit while its start was read is still classified by now.
+      answerUnexpected(exchange, err, errorContextOf(exchange.request, req.headers['a2a-version']));
     } finally {
       inFlight.delete(exchange);
     }
   };
-}
-
-/**
- * A body that declares more than the limit is refused after its start is read (for the caller's
- * protocol) — but a client that declares it and then sends nothing is not waited for long.
- */
-function bodyLimitsFor(req: IncomingMessage, maxBytes: number, limits: ClientLimits): BodyLimits {
-  const declaredTooLarge = Number(req.headers['content-length']) > maxBytes;
-  return {
-    maxBytes,
-    idleMs: declaredTooLarge ? Math.min(limits.bodyIdle, DECLARED_TOO_LARGE_WAIT_MS) : limits.bodyIdle,
-  };
-}
-
-function isRequestTimeout(err: unknown): boolean {
-  return err instanceof GatewayError && err.reason === 'REQUEST_TIMEOUT';
 }
 
 /** The normalised target, and the refusal (if any) to answer once the body's start is read. */

@@ -6,7 +6,7 @@
  * (an inline file part) is streamed: the prefix first, then the rest as it arrives.
  *
  * Both phases enforce the client limits (principle 19): a body larger than `maxBytes` fails with
- * BODY_TOO_LARGE (413) as soon as it gets there, and a body that goes quiet for `idleMs` fails with
+ * BODY_TOO_LARGE (413) as soon as it gets there (one that declares more, once its start is read), and a body that goes quiet for `idleMs` fails with
  * REQUEST_TIMEOUT (408). While streaming, the failure reaches undici, which stops the upstream
  * request; the forwarder answers it.
  */
@@ -33,7 +33,7 @@ const EMPTY: RequestBody = { prefix: Buffer.alloc(0), complete: true, forward: n
 /** Refusals of a body the client is still sending end the connection: the rest is not read. */
 const CLOSE = { headers: { connection: 'close' } };
 
-export function bodyTooLarge(maxBytes: number): GatewayError {
+function bodyTooLarge(maxBytes: number): GatewayError {
   return new GatewayError('BODY_TOO_LARGE', `the request body is larger than ${maxBytes} bytes`, {}, CLOSE);
 }
 
@@ -133,6 +133,49 @@ class BodyRest extends Readable {
   }
 }
 
+/** How long a body declared over the limit is waited for before it is refused anyway. */
+const DECLARED_TOO_LARGE_WAIT_MS = 1000;
+
+/**
+ * A body that declares more than the limit is refused (413) without forwarding any of it — after
+ * its start is read, so the refusal can be in the caller's protocol, but never waiting long for a
+ * client that declared it and then sends nothing.
+ */
+function refuseDeclaredTooLarge(
+  req: IncomingMessage,
+  cap: number,
+  onChunk: (chunk: Buffer) => void,
+  limits: BodyLimits,
+): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    let size = 0;
+    const cleanup = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', refuse);
+      req.off('error', onError);
+    };
+    const refuse = () => {
+      cleanup();
+      req.pause();
+      reject(bodyTooLarge(limits.maxBytes));
+    };
+    const onData = (chunk: Buffer) => {
+      onChunk(chunk);
+      size += chunk.length;
+      if (size > cap) refuse();
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const timer = setTimeout(refuse, Math.min(limits.idleMs || Infinity, DECLARED_TOO_LARGE_WAIT_MS));
+    req.on('data', onData);
+    req.on('end', refuse);
+    req.on('error', onError);
+  });
+}
+
 /** Reads up to `cap` bytes; `onChunk` sees every chunk of the body, including those streamed later. */
 export function readRequestBody(
   req: IncomingMessage,
@@ -141,6 +184,7 @@ export function readRequestBody(
   limits: BodyLimits,
 ): Promise<RequestBody> {
   if (!hasBody(req)) return Promise.resolve(EMPTY);
+  if (Number(req.headers['content-length']) > limits.maxBytes) return refuseDeclaredTooLarge(req, cap, onChunk, limits);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const cleanup = () => {

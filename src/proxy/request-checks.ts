@@ -13,7 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../transport/errors.js';
 
-export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
+const ALLOWED_METHODS: ReadonlySet<string> = new Set([
   'GET',
   'HEAD',
   'POST',
@@ -22,12 +22,12 @@ export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
   'DELETE',
   'OPTIONS',
 ]);
-export const ALLOW_HEADER = [...ALLOWED_METHODS].join(', ');
+const ALLOW_HEADER = [...ALLOWED_METHODS].join(', ');
 
 /** An IP literal (`[v6]`) or a reg-name of unreserved characters, with an optional port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
 
-export function validHost(value: string): boolean {
+function validHost(value: string): boolean {
   return value.length <= 255 && HOST.test(value);
 }
 
