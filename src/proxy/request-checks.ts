@@ -13,15 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../transport/errors.js';
 
-const ALLOWED_METHODS: ReadonlySet<string> = new Set([
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'PATCH',
-  'DELETE',
-  'OPTIONS',
-]);
+const ALLOWED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ALLOW_HEADER = [...ALLOWED_METHODS].join(', ');
 
 /** An IP literal (`[v6]`) or a reg-name of unreserved characters, with an optional port. */
