@@ -20,7 +20,9 @@
  */
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
+import type { Dispatcher } from 'undici';
 import type { Upstream } from '../transport/upstream.js';
+import { discardBody, readCapped } from '../transport/read-capped.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import { GATEWAY_USER_AGENT } from '../version.js';
 import type { Logger } from '../log.js';
@@ -93,11 +95,6 @@ const DECODERS: Record<string, (buf: Buffer, options: ZlibOptions) => Promise<Bu
 };
 
 /** Aborts a response body the gateway will not read (undici then closes the connection). */
-function discard(body: { destroy(): void; on(event: 'error', listener: () => void): unknown }): void {
-  body.on('error', () => {}); // undici reports its own abort as an error
-  body.destroy();
-}
-
 function str(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : undefined;
 }
@@ -206,7 +203,7 @@ export class CardCache {
     const h = response.headers;
     const status = response.statusCode;
     if (status >= 300 && status < 400 && !(status === 304 && stale)) {
-      discard(response.body);
+      discardBody(response.body);
       const location = str(h['location']);
       throw this.refuse(
         upstream.name,
@@ -214,7 +211,7 @@ export class CardCache {
         `the agent answered its card with a redirect to ${location ? JSON.stringify(location) : 'nowhere (no Location)'} (HTTP ${status}); the gateway does not follow card redirects: configure the agent's url or cardPath to where the card is`,
       );
     }
-    const raw = await this.readCapped(upstream.name, response.body, str(h['content-length']));
+    const raw = await this.readBody(upstream.name, response);
     const cacheControl = str(h['cache-control']);
     const freshFor = freshnessOf(cacheControl, this.maxAgeMs);
     if (status === 304 && stale) {
@@ -245,31 +242,20 @@ export class CardCache {
     return this.refuse(agent, 'CARD_TOO_LARGE', `${what} is larger than cards.maxBytes (${this.maxBytes} bytes)`);
   }
 
-  /** The body with a running count: never more than `maxBytes` held; past it the fetch is aborted. */
-  private async readCapped(
-    agent: string,
-    body: AsyncIterable<Buffer> & Parameters<typeof discard>[0],
-    contentLength: string | undefined,
-  ): Promise<Buffer> {
-    if (contentLength !== undefined && Number(contentLength) > this.maxBytes) {
-      discard(body);
-      throw this.tooLarge(agent, `the card (Content-Length ${contentLength})`);
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
+  /** The body, never more than `maxBytes` of it: past it the fetch is aborted (read-capped.ts). */
+  private async readBody(agent: string, response: Dispatcher.ResponseData): Promise<Buffer> {
+    let raw: Buffer | undefined;
     try {
-      for await (const chunk of body) {
-        total += chunk.length;
-        if (total > this.maxBytes) {
-          discard(body);
-          throw this.tooLarge(agent, 'the card');
-        }
-        chunks.push(chunk);
-      }
+      raw = await readCapped(response, this.maxBytes);
     } catch (err) {
       throw upstreamFailure(err, agent);
     }
-    return Buffer.concat(chunks, total);
+    if (raw) return raw;
+    const declared = str(response.headers['content-length']);
+    throw this.tooLarge(
+      agent,
+      declared && Number(declared) > this.maxBytes ? `the card (Content-Length ${declared})` : 'the card',
+    );
   }
 
   private async decode(agent: string, raw: Buffer, contentEncoding: string | undefined): Promise<Buffer> {

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { Upstream } from '../transport/upstream.js';
 import { clientResponseHeaders } from '../transport/headers.js';
 import { GatewayError } from '../transport/errors.js';
+import { readCapped } from '../transport/read-capped.js';
 import { createSseDecoder } from '../codec/sse.js';
 import type { UpstreamCall } from './wire.js';
 
@@ -57,24 +58,15 @@ export async function callJson(
   return readReply(response, upstream.name);
 }
 
-/** The whole reply, read with a running count and abandoned past `MAX_REPLY_BYTES`. */
+/** The whole reply, abandoned past `MAX_REPLY_BYTES` (read-capped.ts). */
 async function readReply(response: Dispatcher.ResponseData, agent: string): Promise<JsonReply> {
-  const tooLarge = () => {
-    response.body.destroy(); // closes the agent's connection: nothing more is read
-    return new GatewayError('UPSTREAM_INVALID', `agent "${agent}" answered with more than ${MAX_REPLY_BYTES} bytes`, {
+  const body = await readCapped(response, MAX_REPLY_BYTES);
+  if (!body) {
+    throw new GatewayError('UPSTREAM_INVALID', `agent "${agent}" answered with more than ${MAX_REPLY_BYTES} bytes`, {
       agent,
       cause: 'REPLY_TOO_LARGE',
     });
-  };
-  if (Number(response.headers['content-length']) > MAX_REPLY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REPLY_BYTES) throw tooLarge();
-    chunks.push(chunk as Buffer);
   }
-  const body = Buffer.concat(chunks, size);
   let doc: unknown;
   try {
     doc = JSON.parse(body.toString('utf8'));
