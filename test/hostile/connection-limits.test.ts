@@ -1,7 +1,9 @@
 /**
  * The listener's own bounds: the whole request must arrive within `limits.requestTimeout` (a body
  * dribbled a byte at a time, never silent long enough for `limits.bodyIdle`, is still cut off),
- * and no more than `limits.connections` connections are open at once.
+ * no more than `limits.connections` connections are open at once, a request head over
+ * `limits.headerBytes` is refused, and an idle keep-alive connection closes after
+ * `limits.keepAliveTimeout`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
@@ -19,7 +21,16 @@ beforeAll(async () => {
   });
   gateway = await startTestGateway(
     { a: { url: upstream.url } },
-    { limits: { requestTimeout: '1s', bodyIdle: '30s', headersTimeout: '1s', connections: 20 } },
+    {
+      limits: {
+        requestTimeout: '1s',
+        bodyIdle: '30s',
+        headersTimeout: '1s',
+        connections: 20,
+        headerBytes: '4KiB',
+        keepAliveTimeout: '300ms',
+      },
+    },
   );
 });
 afterAll(async () => {
@@ -49,5 +60,32 @@ describe('listener limits', () => {
     });
     expect(closed).toBe(true);
     for (const s of held) s.destroy();
+    // Once the server has seen them close, connections are accepted again.
+    let answered = false;
+    for (let i = 0; i < 100 && !answered; i++) {
+      answered = await fetch(`${gateway.url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!answered) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(answered).toBe(true);
+  });
+
+  it('refuses a request head larger than limits.headerBytes with 431 in the REST shape', async () => {
+    const socket = await openSocket(gateway.url);
+    const done = readAnswer(socket);
+    socket.write(`GET /agents/a/ HTTP/1.1\r\nhost: gw\r\nx-big: ${'b'.repeat(8 * 1024)}\r\n\r\n`);
+    const res = await done;
+    expect(res.status).toBe(431);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { details: [{ reason: 'HEADERS_TOO_LARGE' }] } });
+  });
+
+  it('closes an idle keep-alive connection after limits.keepAliveTimeout', async () => {
+    const socket = await openSocket(gateway.url);
+    const done = readAnswer(socket);
+    socket.write('GET /healthz HTTP/1.1\r\nhost: gw\r\n\r\n'); // keep-alive: the server decides when to close
+    const res = await done; // resolves only once the gateway closes the idle connection
+    expect(res.status).toBe(200);
   });
 });
