@@ -98,7 +98,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     limits: config.limits,
     queryStrings: config.log.queryStrings,
   });
-  const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
+  const metricsOnMain = false; // interim: metrics on the admin listener (issue #13 item 1)
   const control = createControlApp({
     upstreams,
     registry,
@@ -129,8 +129,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   const metricsListener =
-    config.metrics.enabled && config.metrics.listen
-      ? await telemetry.listenMetrics({ ...config.metrics.listen, path: config.metrics.path })
+    config.metrics.enabled
+      ? await telemetry.listenMetrics({ ...config.admin.listen, path: config.metrics.path })
       : undefined;
   registry.start();
   log.info(

@@ -3,31 +3,15 @@
  * everything downstream receives the parsed `GatewayConfig` and never reads YAML or env itself.
  */
 import { z } from 'zod';
-import { parseDuration } from './duration.js';
-import { parseSize } from './size.js';
-
-const duration = (fallback: string) =>
-  z
-    .union([z.string(), z.number()])
-    .prefault(fallback)
-    .transform((value, ctx) => {
-      const ms = parseDuration(value);
-      if (typeof ms === 'string') {
-        ctx.addIssue({ code: 'custom', message: ms });
-        return z.NEVER;
-      }
-      return ms;
-    });
-
-const sizeValue = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const bytes = parseSize(value);
-  if (typeof bytes === 'string') {
-    ctx.addIssue({ code: 'custom', message: bytes });
-    return z.NEVER;
-  }
-  return bytes;
-});
-const size = (fallback: string | number) => sizeValue.prefault(fallback);
+import { duration, httpUrl, size, sizeValue } from './fields.js';
+import {
+  adminSchema,
+  agentAccessSchema,
+  agentAuthSchema,
+  authSchema,
+  pushNotificationsSchema,
+  rateLimitSchema,
+} from './access-schema.js';
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
@@ -56,26 +40,6 @@ const limits = z
   })
   .strict()
   .prefault({});
-
-const httpUrl = z
-  .string()
-  .refine((u) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(u).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http:// or https:// URL')
-  // The gateway never sends userinfo upstream, and the URL shows in the fleet catalog and logs.
-  .refine((u) => {
-    try {
-      const url = new URL(u);
-      return url.username === '' && url.password === '';
-    } catch {
-      return true;
-    }
-  }, 'must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }')
-  .transform((u) => u.replace(/\/+$/, ''));
 
 /** Agent names are one URL path segment: /agents/{name}/… */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
@@ -140,6 +104,11 @@ const agentObject = z
       .prefault({}),
     /** Overrides of the gateway-wide `limits` for this agent. */
     limits: z.object({ bodyBytes: sizeValue.optional() }).strict().prefault({}),
+    /** Who may call this agent and which operations (README "Access control"). */
+    access: agentAccessSchema,
+    auth: agentAuthSchema,
+    /** Requests per principal (or client address) per interval, with a burst → 429. */
+    rateLimit: rateLimitSchema.optional(),
     sse: z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */
@@ -152,7 +121,7 @@ const agentObject = z
 
 const agent = z.preprocess(renameAgentKeys, agentObject);
 
-export const configSchema = z
+const configObject = z
   .object({
     listen: z
       .object({
@@ -161,6 +130,11 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** The operator plane: /exchanges, /tasks, /metrics, the full catalog. */
+    admin: adminSchema,
+    /** Client authentication; absent: every caller is admitted. */
+    auth: authSchema.optional(),
+    pushNotifications: pushNotificationsSchema,
     /** The URL clients reach the gateway at; used when rewriting agent cards. */
     publicUrl: httpUrl.optional(),
     /** Peers (IP addresses) whose X-Forwarded-* headers are believed. */
@@ -195,11 +169,6 @@ export const configSchema = z
       .object({
         enabled: z.boolean().default(true),
         path: z.string().startsWith('/').default('/metrics'),
-        /** A separate listener for /metrics (e.g. an admin port); then the main one does not serve it. */
-        listen: z
-          .object({ host: z.string().min(1).default('127.0.0.1'), port: z.number().int().min(0).max(65_535) })
-          .strict()
-          .optional(),
         /** Node.js process metrics (CPU, memory, event loop, GC). */
         processMetrics: z.boolean().default(true),
       })
@@ -248,6 +217,43 @@ export const configSchema = z
     }),
   })
   .strict();
+
+/** `metrics.listen` became `admin.listen` in 0.2.0 (CHANGELOG.md): metrics are served there. */
+function moveMetricsListen(raw: unknown, ctx: z.RefinementCtx): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const root = raw as Record<string, unknown>;
+  const metrics = root.metrics as Record<string, unknown> | undefined;
+  if (!metrics || typeof metrics !== 'object' || !('listen' in metrics)) return raw;
+  const admin = (root.admin ?? {}) as Record<string, unknown>;
+  if (typeof admin === 'object' && admin !== null && 'listen' in admin) {
+    ctx.addIssue({ code: 'custom', path: ['metrics', 'listen'], message: 'moved to `admin.listen`; give only that' });
+    return raw;
+  }
+  const { listen, ...rest } = metrics;
+  return { ...root, metrics: rest, admin: { ...admin, listen } };
+}
+
+/** Rules across sections: access rules need callers with names; ownership needs inspection. */
+function checkAccess(config: z.output<typeof configObject>, ctx: z.RefinementCtx): void {
+  for (const [name, agent] of Object.entries(config.agents)) {
+    const path = ['agents', name, 'access'];
+    const rules = agent.access.allow !== undefined || Object.keys(agent.access.methods).length > 0;
+    if (!config.auth && rules)
+      ctx.addIssue({ code: 'custom', path, message: '`allow` and `methods` need `auth:` (who the callers are)' });
+    if (!config.auth && agent.access.taskOwnership)
+      ctx.addIssue({ code: 'custom', path: [...path, 'taskOwnership'], message: 'needs `auth:` (who owns a task)' });
+    if (!config.auth && !agent.access.publicCard)
+      ctx.addIssue({ code: 'custom', path: [...path, 'publicCard'], message: 'false needs `auth:`' });
+    if (config.auth && agent.access.taskOwnership !== false && !config.inspection.enabled)
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'taskOwnership'],
+        message: 'needs `inspection.enabled` (the gateway learns who owns a task from its answers); set it false',
+      });
+  }
+}
+
+export const configSchema = z.preprocess(moveMetricsListen, configObject.superRefine(checkAccess));
 
 export type GatewayConfig = z.output<typeof configSchema>;
 export type AgentConfig = GatewayConfig['agents'][string];

@@ -1,0 +1,51 @@
+/**
+ * Field types the config schema sections share: durations, sizes and http(s) URLs, each parsed
+ * and checked once at start-up (principle 11).
+ */
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+import { parseSize } from './size.js';
+
+export const duration = (fallback: string) =>
+  z
+    .union([z.string(), z.number()])
+    .prefault(fallback)
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (typeof ms === 'string') {
+        ctx.addIssue({ code: 'custom', message: ms });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+export const sizeValue = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const bytes = parseSize(value);
+  if (typeof bytes === 'string') {
+    ctx.addIssue({ code: 'custom', message: bytes });
+    return z.NEVER;
+  }
+  return bytes;
+});
+export const size = (fallback: string | number) => sizeValue.prefault(fallback);
+
+export const httpUrl = z
+  .string()
+  .refine((u) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(u).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http:// or https:// URL')
+  // The gateway never sends userinfo upstream, and the URL shows in the fleet catalog and logs.
+  .refine((u) => {
+    try {
+      const url = new URL(u);
+      return url.username === '' && url.password === '';
+    } catch {
+      return true;
+    }
+  }, 'must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }')
+  .transform((u) => u.replace(/\/+$/, ''));
+
