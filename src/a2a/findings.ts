@@ -117,6 +117,12 @@ export const RULES = {
     severity: 'warn',
     description: 'Push-notification webhook points at a loopback, private or link-local address.',
   },
+  'gateway.push-url-refused': {
+    section: '§13.2 (wire-reference §5.10); issue #13 item 6 (push-webhook SSRF guard)',
+    severity: 'warn',
+    description:
+      'A push-notification webhook was refused before the agent saw it: not http(s), or it names or resolves to a non-public address.',
+  },
   'gateway.inspect-partial': {
     section: 'docs/ARCHITECTURE.md principle 6 (bounded inspection)',
     severity: 'info',

@@ -75,6 +75,45 @@ export interface RescueFacts {
   settleToAnswerMs?: number;
 }
 
+/**
+ * Why access control refused a call (issue #13): the authentication failures, `forbidden` (the
+ * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task).
+ */
+export const ACCESS_DENIALS = [
+  'missing',
+  'invalid-key',
+  'expired',
+  'invalid-audience',
+  'invalid-issuer',
+  'invalid-signature',
+  'malformed',
+  'jwks-unavailable',
+  'no-principal',
+  'forbidden',
+  'not-owner',
+] as const;
+export type AccessDenial = (typeof ACCESS_DENIALS)[number];
+
+/** Why a push-notification webhook was refused (src/access/push-guard.ts). */
+export const PUSH_REFUSALS = [
+  'push-url-invalid',
+  'push-url-scheme',
+  'push-url-address',
+  'push-url-resolves-private',
+  'push-url-unresolvable',
+  'push-config-unread',
+] as const;
+export type PushRefusal = (typeof PUSH_REFUSALS)[number];
+
+/** What access control decided about the exchange (none when `auth` is off and nothing was refused). */
+export interface AccessFacts {
+  /** Who called (API key client name, or the JWT's principal claim); never a metric label. */
+  principal?: string;
+  denied?: AccessDenial;
+  rateLimited?: boolean;
+  pushRefused?: PushRefusal;
+}
+
 export interface ExchangeRecord {
   agent: string;
   httpMethod: string;
@@ -96,4 +135,6 @@ export interface ExchangeRecord {
   findings: Finding[];
   /** Set when the timeout rescue handled this exchange. */
   rescue?: RescueFacts;
+  /** Set when access control took part (issue #13). */
+  access?: AccessFacts;
 }

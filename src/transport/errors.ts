@@ -16,6 +16,12 @@ export const GATEWAY_ERROR_REASONS = [
   'REQUEST_TIMEOUT',
   /** Every connection to the agent stayed busy past `timeouts.queue`. */
   'AGENT_BUSY',
+  /** No credentials, or ones the gateway does not accept (issue #13: `auth`). */
+  'UNAUTHENTICATED',
+  /** An authenticated caller that the agent's `access` rules do not admit. */
+  'PERMISSION_DENIED',
+  /** The caller's `rateLimit` is used up for now (Retry-After says when to come back). */
+  'RATE_LIMITED',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -52,6 +58,9 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   HEADERS_TOO_LARGE: [431, 'RESOURCE_EXHAUSTED'],
   REQUEST_TIMEOUT: [408, 'DEADLINE_EXCEEDED'],
   AGENT_BUSY: [503, 'UNAVAILABLE'],
+  UNAUTHENTICATED: [401, 'UNAUTHENTICATED'],
+  PERMISSION_DENIED: [403, 'PERMISSION_DENIED'],
+  RATE_LIMITED: [429, 'RESOURCE_EXHAUSTED'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

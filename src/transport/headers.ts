@@ -53,6 +53,8 @@ export function upstreamRequestHeaders(
   raw: readonly string[],
   fwd: ForwardedFor,
   extra: ReadonlyArray<readonly [string, string]>,
+  /** Lower-case names never forwarded (the caller's credentials, unless the agent takes them). */
+  strip?: ReadonlySet<string>,
 ): string[] {
   const listed = connectionListed(raw);
   const out: string[] = [];
@@ -65,7 +67,7 @@ export function upstreamRequestHeaders(
     const name = raw[i]!;
     const value = raw[i + 1]!;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || listed?.has(lower) || extraNames?.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || listed?.has(lower) || extraNames?.has(lower) || strip?.has(lower)) continue;
     if (lower === 'host') host = value;
     if (REQUEST_ONLY.has(lower)) continue;
     if (lower === 'x-forwarded-for') {
