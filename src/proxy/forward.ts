@@ -139,7 +139,13 @@ class Relay implements Dispatcher.DispatchHandler {
     exchange.record.bytesOut += chunk.length;
     exchange.emit('onResponseChunk', chunk);
     if (this.rewrite) {
-      if (!this.rewrite.push(exchange.res, chunk)) this.rewrite = undefined; // too large: relayed unchanged
+      if (this.rewrite.push(exchange.res, chunk)) return;
+      const refusal = this.rewrite.oversize;
+      this.rewrite = undefined; // too large: relayed unchanged, or refused
+      if (refusal) {
+        this.onResponseError(controller, refusal);
+        controller.abort(new ClientGone());
+      }
       return;
     }
     this.sse?.refresh(chunk); // quiet time counts from the agent's last bytes
@@ -156,8 +162,11 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.closeDelimited && this.sse && !this.sse.atEventBoundary) {
       return this.endMidEvent(cut('closed in the middle of an event'));
     }
-    if (this.rewrite) this.exchange.record.findings.push(...this.rewrite.end(this.exchange.res));
-    else this.exchange.res.end();
+    if (this.rewrite) {
+      const ended = this.rewrite.end(this.exchange.res);
+      if (ended instanceof GatewayError) return this.onResponseError(controller, ended);
+      this.exchange.record.findings.push(...ended);
+    } else this.exchange.res.end();
     this.finish();
   }
 

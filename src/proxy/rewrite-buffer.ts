@@ -2,17 +2,26 @@
  * The one response body the forwarder holds back: a small body an explicit rewrite replaces
  * whole (the extended agent card, extended-card.ts). It is buffered up to the rewrite's
  * `maxBytes`; a larger one is written unchanged as soon as it outgrows that, and the rest of it
- * is relayed as usual.
+ * is relayed as usual — unless the rewrite enforces something (the ListTasks filter of task
+ * ownership, src/access/list-tasks.ts): then a body it cannot rewrite is refused, never passed on.
  */
 import type { ServerResponse } from 'node:http';
 import type { Finding } from '../a2a/findings.js';
+import type { GatewayError } from '../transport/errors.js';
+
+export type RewriteResult =
+  | { body: Buffer; headers: string[]; findings?: readonly Finding[] }
+  /** The body must not reach the client as it is, and cannot be rewritten. */
+  | { refusal: GatewayError };
 
 /** Replaces a whole (small) response body, e.g. a card whose URLs must point at the gateway. */
 export interface BodyRewrite {
   /** Largest body it will buffer; a bigger one is passed through unchanged. */
   readonly maxBytes: number;
+  /** Set when the body must not pass unchanged: a larger one is refused with this instead. */
+  readonly oversize?: GatewayError;
   /** `findings`: what the rewrite noticed (e.g. a body it left alone because it is not a card). */
-  apply(body: Buffer, headers: string[]): { body: Buffer; headers: string[]; findings?: readonly Finding[] };
+  apply(body: Buffer, headers: string[]): RewriteResult;
 }
 
 export class RewriteBuffer {
@@ -27,22 +36,34 @@ export class RewriteBuffer {
   ) {}
 
   /** Holds `chunk` back; false when the body has outgrown `maxBytes`: it has then been written
-   * unchanged (headers and every chunk so far) and the rest must be relayed as it comes. */
+   * unchanged (headers and every chunk so far) and the rest must be relayed as it comes — or,
+   * with `oversize`, nothing was written and the caller answers that refusal. */
   push(res: ServerResponse, chunk: Buffer): boolean {
     this.chunks.push(chunk);
     this.size += chunk.length;
     if (this.size <= this.rewrite.maxBytes) return true;
+    if (this.rewrite.oversize) {
+      this.chunks = [];
+      return false;
+    }
     res.writeHead(this.status, this.headers);
     for (const held of this.chunks) res.write(held);
     this.chunks = [];
     return false;
   }
 
-  /** The whole body arrived: writes it rewritten, ends the response, returns the rewrite's findings. */
-  end(res: ServerResponse): readonly Finding[] {
-    const { body, headers, findings } = this.rewrite.apply(Buffer.concat(this.chunks, this.size), this.headers);
-    res.writeHead(this.status, headers);
-    res.end(body);
-    return findings ?? [];
+  /** The refusal for a body past `maxBytes`, when the rewrite enforces something. */
+  get oversize(): GatewayError | undefined {
+    return this.rewrite.oversize;
+  }
+
+  /** The whole body arrived: writes it rewritten and ends the response (returning the rewrite's
+   * findings), or returns the refusal, writing nothing. */
+  end(res: ServerResponse): readonly Finding[] | GatewayError {
+    const result = this.rewrite.apply(Buffer.concat(this.chunks, this.size), this.headers);
+    if ('refusal' in result) return result.refusal;
+    res.writeHead(this.status, result.headers);
+    res.end(result.body);
+    return result.findings ?? [];
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * Task ownership on ListTasks (issue #13 item 4): the agent lists every task it has; the caller
+ * gets only the ones it owns. The answer is held whole (bounded), parsed, filtered and written
+ * anew — the one place the gateway changes an agent's answer for a reason other than its URLs,
+ * because passing it on would hand out other callers' tasks. An answer that cannot be filtered
+ * (too large, compressed, not a ListTasksResponse) is refused, never passed on.
+ *
+ * `totalSize` becomes the number of tasks kept: the agent's count would tell the caller how many
+ * tasks others have. Pages may therefore hold fewer than `pageSize` tasks (README "Access control").
+ */
+import type { Binding } from '../a2a/operations.js';
+import type { BodyRewrite, RewriteResult } from '../proxy/rewrite-buffer.js';
+import { GatewayError } from '../transport/errors.js';
+
+/** Largest ListTasks answer the filter holds (a page of 100 tasks with history fits easily). */
+export const LIST_TASKS_MAX_BYTES = 8 * 1024 * 1024;
+
+export type OwnerOf = (taskId: string) => string | undefined;
+
+function unfilterable(agent: string, why: string): GatewayError {
+  return new GatewayError(
+    'UPSTREAM_INVALID',
+    `the ListTasks answer of agent "${agent}" cannot be limited to the caller's own tasks (task ownership): ${why}`,
+    { agent },
+  );
+}
+
+type Json = Record<string, unknown>;
+
+/** The ListTasksResponse inside the answer: the JSON-RPC `result`, or the REST body itself. */
+function listOf(doc: unknown, binding: Binding): Json | undefined {
+  if (!doc || typeof doc !== 'object') return undefined;
+  const list = binding === 'jsonrpc' ? (doc as Json).result : doc;
+  return list && typeof list === 'object' && Array.isArray((list as Json).tasks) ? (list as Json) : undefined;
+}
+
+function filtered(body: Buffer, binding: Binding, caller: string, ownerOf: OwnerOf): Buffer | string {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'not JSON';
+  }
+  // A JSON-RPC error carries no tasks: it goes on unchanged.
+  if (binding === 'jsonrpc' && doc && typeof doc === 'object' && 'error' in doc) return body;
+  const list = listOf(doc, binding);
+  if (!list) return 'not a ListTasksResponse';
+  const tasks = (list.tasks as unknown[]).filter((task) => {
+    const id = (task as Json | null)?.id;
+    return typeof id === 'string' && ownerOf(id) === caller;
+  });
+  list.tasks = tasks;
+  if ('totalSize' in list) list.totalSize = tasks.length;
+  return Buffer.from(JSON.stringify(doc));
+}
+
+/** The rewrite for a 2xx ListTasks answer to `caller`. */
+export function listTasksFilter(agent: string, binding: Binding, caller: string, ownerOf: OwnerOf): BodyRewrite {
+  return {
+    maxBytes: LIST_TASKS_MAX_BYTES,
+    oversize: unfilterable(agent, `the answer is larger than ${LIST_TASKS_MAX_BYTES} bytes; ask for a smaller pageSize`),
+    apply(body, headers): RewriteResult {
+      const encoded = headerValue(headers, 'content-encoding');
+      if (encoded && encoded !== 'identity') return { refusal: unfilterable(agent, `the answer is ${encoded}-encoded`) };
+      const out = filtered(body, binding, caller, ownerOf);
+      if (typeof out === 'string') return { refusal: unfilterable(agent, out) };
+      if (out === body) return { body, headers };
+      const kept: string[] = [];
+      for (let i = 0; i < headers.length; i += 2) {
+        const name = headers[i]!.toLowerCase();
+        if (name !== 'content-length' && name !== 'etag') kept.push(headers[i]!, headers[i + 1]!);
+      }
+      kept.push('content-length', String(out.length));
+      return { body: out, headers: kept };
+    },
+  };
+}
+
+function headerValue(headers: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === name) return headers[i + 1];
+  return undefined;
+}

@@ -1,0 +1,77 @@
+/**
+ * A2A errors the gateway answers itself, in the shape an A2A agent would (wire-reference §4):
+ * TaskNotFound for a task the caller does not own (task ownership must not reveal that the task
+ * exists, spec §3.3.2 and wire-reference §4.1 "not-found MUST NOT reveal existence"), and
+ * InvalidParams for a push webhook the SSRF guard refuses. Unlike a GatewayError (domain
+ * a2a-gateway, code -32000) these are the protocol's own errors, so SDK clients raise their
+ * ordinary TaskNotFound / invalid-params errors.
+ *
+ * Shapes: JSON-RPC 1.0 with `data` = [ErrorInfo] (§4.2); 0.3 JSON-RPC without `data`, as the 0.3
+ * SDK agent answers; REST 1.0 the Google API error body with ErrorInfo (§11.6); REST 0.3 the SDK's
+ * `{code, message}` with the HTTP status its REST handler maps the code to.
+ */
+import type { ServerResponse } from 'node:http';
+import { contentTypeFor } from '../a2a/content-type.js';
+import type { ErrorContext } from './error-response.js';
+
+const KINDS = {
+  TaskNotFound: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' },
+  InvalidParams: { code: -32602, http: 400, status: 'INVALID_ARGUMENT', reason: 'PUSH_URL_REFUSED', domain: 'a2a-gateway' },
+} as const;
+
+export type A2AErrorKind = keyof typeof KINDS;
+
+export class A2AError extends Error {
+  constructor(
+    readonly kind: A2AErrorKind,
+    message: string,
+    readonly metadata: Record<string, string> = {},
+    /** Response headers the answer needs (e.g. `connection: close` with an unread body). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'A2AError';
+  }
+
+  /** The reason records and logs show (the ErrorInfo reason). */
+  get reason(): string {
+    return KINDS[this.kind].reason;
+  }
+}
+
+/** The spec's TaskNotFound, worded as the official SDK agents word it. */
+export function taskNotFound(taskId: string): A2AError {
+  return new A2AError('TaskNotFound', `Task not found: ${taskId}`, { taskId });
+}
+
+export function a2aErrorBody(err: A2AError, ctx: ErrorContext): string {
+  const kind = KINDS[err.kind];
+  const info = {
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason: kind.reason,
+    domain: kind.domain,
+    metadata: err.metadata,
+  };
+  if (ctx.binding === 'jsonrpc') {
+    const error = { code: kind.code, message: err.message, ...(ctx.version === '1.0' ? { data: [info] } : {}) };
+    return JSON.stringify({ jsonrpc: '2.0', id: ctx.jsonrpcId, error });
+  }
+  if (ctx.version === '0.3') return JSON.stringify({ code: kind.code, message: err.message });
+  return JSON.stringify({ error: { code: kind.http, status: kind.status, message: err.message, details: [info] } });
+}
+
+export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorContext): void {
+  if (res.headersSent) {
+    res.destroy(err);
+    return;
+  }
+  const body = a2aErrorBody(err, ctx);
+  // JSON-RPC answers its errors with 200 (JSON-RPC over HTTP), as the SDK agents do.
+  res.writeHead(ctx.binding === 'jsonrpc' ? 200 : KINDS[err.kind].http, {
+    'content-type': contentTypeFor(ctx.binding, ctx.version),
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    ...err.headers,
+  });
+  res.end(body);
+}
