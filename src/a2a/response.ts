@@ -86,6 +86,8 @@ export interface ResponseFacts {
 
 export interface ResponseDecoder {
   push(chunk: Uint8Array): void;
+  /** The task an SSE stream is about as soon as an event named it; JSON bodies tell only at `end`. */
+  readonly streamTaskId: string | undefined;
   end(opts?: { aborted?: boolean }): ResponseFacts;
   /** Body bytes held right now (for memory-bound tests). */
   readonly heldBytes: number;
@@ -174,6 +176,8 @@ class JsonResponseDecoder implements ResponseDecoder {
   get heldBytes(): number {
     return this.body.heldBytes;
   }
+
+  readonly streamTaskId = undefined;
 }
 
 class SseResponseDecoder implements ResponseDecoder {
@@ -220,12 +224,17 @@ class SseResponseDecoder implements ResponseDecoder {
   get heldBytes(): number {
     return this.sse.heldBytes;
   }
+
+  get streamTaskId(): string | undefined {
+    return this.machine.currentTaskId;
+  }
 }
 
 /** Bodies that are neither JSON nor SSE (HTML error pages, files): counted, not read. */
 class OpaqueDecoder implements ResponseDecoder {
   private bytes = 0;
   readonly heldBytes = 0;
+  readonly streamTaskId = undefined;
 
   constructor(
     private readonly head: ResponseHead,

@@ -58,6 +58,8 @@ export interface StreamFacts {
 
 export interface StreamMachine {
   onEvent(event: SseEvent): void;
+  /** The task the stream is about, once an event has named it (before the stream ends). */
+  readonly currentTaskId: string | undefined;
   end(sse: SseStats, aborted: boolean): StreamFacts;
 }
 
@@ -92,6 +94,10 @@ class Machine implements StreamMachine {
     private readonly clock: (() => number) | undefined,
   ) {
     this.startedAt = clock?.();
+  }
+
+  get currentTaskId(): string | undefined {
+    return this.taskId;
   }
 
   onEvent(event: SseEvent): void {

@@ -31,6 +31,8 @@ interface Inspection {
   reserved: number;
   /** Set when the budget granted less than the decoder would hold: the bytes it got. */
   shortenedTo?: number;
+  /** The stream's task has been reported to the tracker already (its first event). */
+  claimed?: boolean;
 }
 
 /** The request side comes from the pipeline's one classification (`exchange.request`). */
@@ -80,7 +82,17 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
 
     onResponseChunk(exchange, chunk) {
       const inspection = inspections.get(exchange);
-      if (inspection?.response) guarded(inspection, () => inspection.response!.push(chunk));
+      if (!inspection?.response) return;
+      guarded(inspection, () => inspection.response!.push(chunk));
+      // A stream's task is owned from its first event: the caller may GetTask or cancel it while
+      // the stream is still open (task ownership, src/access/gate.ts).
+      if (!inspection.claimed && inspection.response.streamTaskId !== undefined) {
+        inspection.claimed = true;
+        const principal = exchange.record.access?.principal;
+        if (principal !== undefined) {
+          options.tracker.observe(exchange.record.agent, inspection.response.streamTaskId, { at: Date.now(), principal });
+        }
+      }
     },
 
     onFinish(exchange) {
@@ -114,7 +126,8 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       }
       const confirmed = response?.stream?.taskId ?? response?.taskId;
       if (record.a2a && confirmed) {
-        trackTask(options.tracker, record.agent, confirmed, record.a2a, record.startedAt + record.durationMs);
+        const at = record.startedAt + record.durationMs;
+        trackTask(options.tracker, record.agent, confirmed, record.a2a, { at, principal: record.access?.principal });
       }
     },
   };
@@ -144,7 +157,13 @@ function responseHead(status: number, headers: ResponseHeaders) {
  * answer counts: a task id that only the client named (a GetTask for a made-up id) must not
  * make a story, or any client could fill the tracker.
  */
-function trackTask(tracker: TaskTracker, agent: string, taskId: string, facts: A2AFacts, at: number): void {
+function trackTask(
+  tracker: TaskTracker,
+  agent: string,
+  taskId: string,
+  facts: A2AFacts,
+  seen: { at: number; principal: string | undefined },
+): void {
   if (facts.kind === 'error') return;
-  tracker.observe(agent, taskId, facts.state, at, facts.contextId);
+  tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId: facts.contextId, principal: seen.principal });
 }

@@ -18,6 +18,8 @@ export interface TaskStory {
   readonly agent: string;
   readonly taskId: string;
   readonly contextId?: string;
+  /** The principal whose call the task first came back to (task ownership, issue #13 item 4). */
+  readonly owner?: string;
   readonly firstSeen: number;
   lastSeen: number;
   readonly states: StateVisit[];
@@ -36,10 +38,21 @@ export type TaskEvent =
   /** Dropped from the store (capacity or TTL) before reaching a terminal state. */
   | { readonly type: 'evicted'; readonly story: TaskStory };
 
+/** One sighting of a task in an agent's answer. */
+export interface TaskSighting {
+  readonly state?: TaskState;
+  readonly at: number;
+  readonly contextId?: string;
+  /** Who made the call; becomes the owner of a task seen for the first time. */
+  readonly principal?: string;
+}
+
 export interface TaskStore {
-  /** Records that `taskId` was seen in `state` at `at`; returns what changed. */
-  observe(agent: string, taskId: string, state: TaskState | undefined, at: number, contextId?: string): TaskEvent[];
+  /** Records that `taskId` was seen; returns what changed. */
+  observe(agent: string, taskId: string, sighting: TaskSighting): TaskEvent[];
   get(agent: string, taskId: string): TaskStory | undefined;
+  /** Who owns the task; undefined when it was never seen (or forgotten, or seen without a caller). */
+  ownerOf(agent: string, taskId: string): string | undefined;
   /** Tracked tasks per agent and current state (for the a2a_tasks gauge). */
   countByState(): Map<string, Map<TaskState, number>>;
 }
@@ -58,7 +71,8 @@ export class InMemoryTaskStore implements TaskStore {
 
   constructor(private readonly options: TaskTrackerOptions) {}
 
-  observe(agent: string, taskId: string, state: TaskState | undefined, at: number, contextId?: string): TaskEvent[] {
+  observe(agent: string, taskId: string, sighting: TaskSighting): TaskEvent[] {
+    const { state, at, contextId, principal } = sighting;
     const events: TaskEvent[] = [];
     const k = key(agent, taskId);
     let story = this.stories.get(k);
@@ -68,6 +82,7 @@ export class InMemoryTaskStore implements TaskStore {
         agent,
         taskId,
         ...(contextId ? { contextId } : {}),
+        ...(principal !== undefined ? { owner: principal } : {}),
         firstSeen: at,
         lastSeen: at,
         states: [],
@@ -97,6 +112,10 @@ export class InMemoryTaskStore implements TaskStore {
 
   get(agent: string, taskId: string): TaskStory | undefined {
     return this.stories.get(key(agent, taskId));
+  }
+
+  ownerOf(agent: string, taskId: string): string | undefined {
+    return this.stories.get(key(agent, taskId))?.owner;
   }
 
   countByState(): Map<string, Map<TaskState, number>> {
@@ -135,8 +154,8 @@ export class TaskTracker {
     this.listeners.push(listener);
   }
 
-  observe(agent: string, taskId: string, state: TaskState | undefined, at: number, contextId?: string): void {
-    for (const event of this.store.observe(agent, taskId, state, at, contextId)) {
+  observe(agent: string, taskId: string, sighting: TaskSighting): void {
+    for (const event of this.store.observe(agent, taskId, sighting)) {
       for (const listener of this.listeners) {
         try {
           listener(event);

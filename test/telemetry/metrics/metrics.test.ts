@@ -144,10 +144,10 @@ describe('exchange metrics', () => {
 describe('task metrics', () => {
   it('observes task duration at the terminal state and time spent waiting for input', async () => {
     const { registry, tracker } = setup();
-    tracker.observe('reviewer', 't-1', 'TASK_STATE_SUBMITTED', 1_000);
-    tracker.observe('reviewer', 't-1', 'TASK_STATE_INPUT_REQUIRED', 2_000);
-    tracker.observe('reviewer', 't-1', 'TASK_STATE_WORKING', 7_000);
-    tracker.observe('reviewer', 't-1', 'TASK_STATE_COMPLETED', 11_000);
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_SUBMITTED', at: 1_000 });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_INPUT_REQUIRED', at: 2_000 });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_WORKING', at: 7_000 });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_COMPLETED', at: 11_000 });
     expect(
       await valueOf(registry, 'a2a_task_interrupted_seconds_sum', {
         agent: 'reviewer',
@@ -165,10 +165,10 @@ describe('task metrics', () => {
   it('reports tracked tasks by current state and the oldest unfinished one, at scrape time', async () => {
     let now = 100_000;
     const { registry, tracker } = setup(() => now);
-    tracker.observe('runner', 'a', 'TASK_STATE_WORKING', 10_000);
-    tracker.observe('runner', 'b', 'TASK_STATE_WORKING', 40_000);
-    tracker.observe('runner', 'c', 'TASK_STATE_INPUT_REQUIRED', 50_000);
-    tracker.observe('runner', 'd', 'TASK_STATE_COMPLETED', 60_000);
+    tracker.observe('runner', 'a', { state: 'TASK_STATE_WORKING', at: 10_000 });
+    tracker.observe('runner', 'b', { state: 'TASK_STATE_WORKING', at: 40_000 });
+    tracker.observe('runner', 'c', { state: 'TASK_STATE_INPUT_REQUIRED', at: 50_000 });
+    tracker.observe('runner', 'd', { state: 'TASK_STATE_COMPLETED', at: 60_000 });
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(2);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_COMPLETED' })).toBe(1);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'reviewer', state: 'TASK_STATE_WORKING' })).toBe(0);
@@ -182,7 +182,7 @@ describe('task metrics', () => {
       }),
     ).toBe(50);
 
-    tracker.observe('runner', 'a', 'TASK_STATE_COMPLETED', 100_000);
+    tracker.observe('runner', 'a', { state: 'TASK_STATE_COMPLETED', at: 100_000 });
     now = 110_000;
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(1);
     expect(
@@ -209,7 +209,7 @@ describe('cardinality', () => {
           outcome: i % 5 === 0 ? 'upstream-error' : 'complete',
           error: i % 5 === 0 ? { reason: `REASON_${id}`, message: id } : undefined,
         });
-        tracker.observe(i % 2 ? 'reviewer' : `agent-${id}`, id, 'TASK_STATE_WORKING', Date.now());
+        tracker.observe(i % 2 ? 'reviewer' : `agent-${id}`, id, { state: 'TASK_STATE_WORKING', at: Date.now() });
       }
     };
     flood(50, 'warm-up');
