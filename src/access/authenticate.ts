@@ -1,0 +1,85 @@
+/**
+ * Client authentication (issue #13 item 2): turns a request's credentials into a `Principal`, or
+ * a fixed reason for refusing it, and says what a 401 should answer (`WWW-Authenticate`, RFC 6750
+ * §3). Two mechanisms, tried in a fixed order so one request can never be judged by both:
+ *
+ * - `X-API-Key: <key>` present: API keys only, whatever else the request carries (an empty one is
+ *   an `invalid-key`, not `missing`: the caller did send the header);
+ * - `Authorization: Bearer <token>`: an API key first (cheap, synchronous), then, when a JWT
+ *   issuer is configured and the token has the JWS compact shape, JWT verification;
+ * - neither: `missing`. So is an `Authorization` header of another scheme (`Basic …`) or an empty
+ *   `Bearer`: the gateway understands no such credential, and RFC 6750 §3.1 says a request using
+ *   an unsupported method gets a challenge without an error code.
+ *
+ * Only JWT verification is asynchronous (it may fetch the issuer's keys); every other outcome is
+ * decided at once and returned as an already-resolved promise.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiKeys, type ApiKeysConfig } from './api-keys.js';
+import { JwtVerifier, type JwtOptions } from './jwt.js';
+import type { Principal } from './principal.js';
+
+export type AuthFailureReason =
+  | 'missing'
+  | 'invalid-key'
+  | 'expired'
+  | 'invalid-audience'
+  | 'invalid-issuer'
+  | 'invalid-signature'
+  | 'malformed'
+  | 'jwks-unavailable'
+  | 'no-principal';
+
+export type AuthResult = { readonly principal: Principal } | { readonly failure: AuthFailureReason };
+
+export interface AuthOptions {
+  apiKeys: ApiKeysConfig;
+  jwt?: JwtOptions;
+}
+
+const REALM = 'a2a-gateway';
+const BEARER = /^Bearer +(\S+) *$/i;
+/** Three base64url segments: what a JWS in compact serialization looks like. */
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export class Authenticator {
+  /** Header names that carry client credentials (strip them before forwarding). */
+  static readonly CREDENTIAL_HEADERS: readonly string[] = Object.freeze(['authorization', 'x-api-key']);
+
+  private readonly apiKeys: ApiKeys;
+  private readonly jwt: JwtVerifier | undefined;
+
+  constructor(options: AuthOptions) {
+    this.apiKeys = new ApiKeys(options.apiKeys);
+    this.jwt = options.jwt === undefined ? undefined : new JwtVerifier(options.jwt);
+  }
+
+  /** The caller's principal, or why not. Never rejects. */
+  authenticate(headers: IncomingHttpHeaders): Promise<AuthResult> {
+    const apiKey = headers['x-api-key'];
+    if (typeof apiKey === 'string') return Promise.resolve(this.byApiKey(apiKey.trim()));
+    const token = bearerToken(headers.authorization);
+    if (token === undefined) return Promise.resolve({ failure: 'missing' });
+    const principal = this.apiKeys.match(token);
+    if (principal) return Promise.resolve({ principal });
+    if (this.jwt && JWS_COMPACT.test(token)) return this.jwt.verify(token);
+    return Promise.resolve({ failure: 'invalid-key' });
+  }
+
+  /** The `WWW-Authenticate` value for a 401 refusing a request for `failure`. */
+  challenge(failure: AuthFailureReason): string {
+    if (failure === 'missing') return `Bearer realm="${REALM}"`;
+    return `Bearer realm="${REALM}", error="invalid_token"`;
+  }
+
+  private byApiKey(key: string): AuthResult {
+    const principal = key === '' ? undefined : this.apiKeys.match(key);
+    return principal ? { principal } : { failure: 'invalid-key' };
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235 §2.1). */
+function bearerToken(authorization: string | undefined): string | undefined {
+  if (typeof authorization !== 'string') return undefined;
+  return BEARER.exec(authorization.trim())?.[1];
+}
