@@ -22,6 +22,7 @@ import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
 import { createLogger, type Logger } from './log.js';
 import { createTelemetry } from './telemetry/telemetry.js';
 import { GATEWAY_VERSION } from './version.js';
+import { buildAccessControl } from './access/build.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the listener. */
@@ -87,6 +88,16 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   let draining = false;
   const isDraining = () => draining;
 
+  const access = buildAccessControl(config, {
+    ownerOf: (agent, taskId) => tracker.store.ownerOf(agent, taskId),
+    pushCapable: async (agent) => {
+      const upstream = upstreams.get(agent)!;
+      const cached = await cards.get(upstream, upstream.config.cardPath, {}).catch(() => undefined);
+      const capabilities = cached?.card?.['capabilities'] as { pushNotifications?: unknown } | undefined;
+      // No card to go by: assume it may (a body that cannot be checked is then refused).
+      return cached?.card === undefined || capabilities?.pushNotifications === true;
+    },
+  });
   const handleAgentRequest = createAgentPipeline({
     upstreams,
     cards,
@@ -97,6 +108,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
     limits: config.limits,
     queryStrings: config.log.queryStrings,
+    access: access.gate,
+    stripHeaders: access.stripHeaders,
+    cardSecurity: access.cardSecurity,
   });
   const metricsOnMain = false; // interim: metrics on the admin listener (issue #13 item 1)
   const control = createControlApp({
@@ -128,10 +142,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  const metricsListener =
-    config.metrics.enabled
-      ? await telemetry.listenMetrics({ ...config.admin.listen, path: config.metrics.path })
-      : undefined;
+  const metricsListener = config.metrics.enabled
+    ? await telemetry.listenMetrics({ ...config.admin.listen, path: config.metrics.path })
+    : undefined;
   registry.start();
   log.info(
     {

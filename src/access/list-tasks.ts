@@ -58,10 +58,14 @@ function filtered(body: Buffer, binding: Binding, caller: string, ownerOf: Owner
 export function listTasksFilter(agent: string, binding: Binding, caller: string, ownerOf: OwnerOf): BodyRewrite {
   return {
     maxBytes: LIST_TASKS_MAX_BYTES,
-    oversize: unfilterable(agent, `the answer is larger than ${LIST_TASKS_MAX_BYTES} bytes; ask for a smaller pageSize`),
+    oversize: unfilterable(
+      agent,
+      `the answer is larger than ${LIST_TASKS_MAX_BYTES} bytes; ask for a smaller pageSize`,
+    ),
     apply(body, headers): RewriteResult {
       const encoded = headerValue(headers, 'content-encoding');
-      if (encoded && encoded !== 'identity') return { refusal: unfilterable(agent, `the answer is ${encoded}-encoded`) };
+      if (encoded && encoded !== 'identity')
+        return { refusal: unfilterable(agent, `the answer is ${encoded}-encoded`) };
       const out = filtered(body, binding, caller, ownerOf);
       if (typeof out === 'string') return { refusal: unfilterable(agent, out) };
       if (out === body) return { body, headers };

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedCard } from './cache.js';
 import { rewriteCard, type CardRewrite } from './rewrite.js';
 import { etagOf, ifNoneMatchHits } from './etag.js';
+import { withGatewaySecurity, type CardSecurity } from './security.js';
 
 /** One rendering: the template's parts with the public URL between them, never copied into one
  * buffer unless `body` is read (the catalog does; the card route writes the chunks). */
@@ -72,14 +73,15 @@ function split(body: Buffer): Buffer[] {
   return parts;
 }
 
-function templateOf(cached: CachedCard, agentUrl: string): Template {
+function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity | undefined): Template {
   const known = templates.get(cached.body);
   if (known) return known;
   let template: Template;
   if (cached.card && cached.status === 200) {
     templatesMade++;
     const rewrite = rewriteCard(cached.card, agentUrl, PLACEHOLDER);
-    const body = Buffer.from(JSON.stringify(rewrite.card));
+    const card = security ? withoutSignatures(withGatewaySecurity(rewrite.card, security)) : rewrite.card;
+    const body = Buffer.from(JSON.stringify(card));
     template = { parts: split(body), etag: etagOf(body), rewrite, recent: new Map() };
   } else {
     // Not a card (an error, or not a JSON object): the agent's bytes go through as they are.
@@ -90,8 +92,20 @@ function templateOf(cached: CachedCard, agentUrl: string): Template {
   return template;
 }
 
-export function renderCard(cached: CachedCard, agentUrl: string, publicAgentUrl: string): ServedCard {
-  const template = templateOf(cached, agentUrl);
+/** A card the gateway changed carries no JWS over the agent's card (spec §8.4). */
+function withoutSignatures(card: Record<string, unknown>): Record<string, unknown> {
+  const { signatures: _dropped, ...rest } = card;
+  return rest;
+}
+
+export function renderCard(
+  cached: CachedCard,
+  agentUrl: string,
+  publicAgentUrl: string,
+  /** The gateway's own authentication, advertised in place of the agent's (`auth` on). */
+  security?: CardSecurity,
+): ServedCard {
+  const template = templateOf(cached, agentUrl, security);
   const publicUrl = publicAgentUrl.replace(/\/+$/, '');
   const hit = template.recent.get(publicUrl);
   if (hit) {

@@ -95,9 +95,7 @@ export const pushNotificationsSchema = z
     /** Refuse push webhooks that are not public (SSRF). Off only where agents deliver nowhere. */
     guard: z.boolean().default(true),
     /** CIDRs or host names webhooks may name although they are not public. */
-    allow: z
-      .array(z.string())
-      .default([]),
+    allow: z.array(z.string()).default([]),
     /** Bound on resolving a webhook's host name; an unresolved host is refused. */
     resolveTimeout: duration('2s'),
   })

@@ -48,4 +48,3 @@ export const httpUrl = z
     }
   }, 'must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }')
   .transform((u) => u.replace(/\/+$/, ''));
-

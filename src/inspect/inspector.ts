@@ -90,7 +90,10 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         inspection.claimed = true;
         const principal = exchange.record.access?.principal;
         if (principal !== undefined) {
-          options.tracker.observe(exchange.record.agent, inspection.response.streamTaskId, { at: Date.now(), principal });
+          options.tracker.observe(exchange.record.agent, inspection.response.streamTaskId, {
+            at: Date.now(),
+            principal,
+          });
         }
       }
     },
@@ -165,5 +168,10 @@ function trackTask(
   seen: { at: number; principal: string | undefined },
 ): void {
   if (facts.kind === 'error') return;
-  tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId: facts.contextId, principal: seen.principal });
+  tracker.observe(agent, taskId, {
+    state: facts.state,
+    at: seen.at,
+    contextId: facts.contextId,
+    principal: seen.principal,
+  });
 }

@@ -16,7 +16,13 @@ import type { ErrorContext } from './error-response.js';
 
 const KINDS = {
   TaskNotFound: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' },
-  InvalidParams: { code: -32602, http: 400, status: 'INVALID_ARGUMENT', reason: 'PUSH_URL_REFUSED', domain: 'a2a-gateway' },
+  InvalidParams: {
+    code: -32602,
+    http: 400,
+    status: 'INVALID_ARGUMENT',
+    reason: 'PUSH_URL_REFUSED',
+    domain: 'a2a-gateway',
+  },
 } as const;
 
 export type A2AErrorKind = keyof typeof KINDS;

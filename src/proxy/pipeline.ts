@@ -6,6 +6,7 @@
  *      record; a refusal is answered after step 3, in the caller's protocol
  *   3. read the start of the body (the whole of a normal A2A request) and classify the request
  *      once: every later stage reads these facts (classify.ts)
+ *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
  *   4. agent card? → answer from the card cache, rewritten
  *   5. the upstream headers; observers see them last (tracing adds `traceparent`)
  *   6. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
@@ -26,9 +27,13 @@ import { readRequestBody, type BodyLimits, type RequestBody } from './request-bo
 import { normaliseTarget, redactQuery } from './target.js';
 import { refusalOf } from './request-checks.js';
 import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from './error-response.js';
-import { forward } from './forward.js';
+import { forward, type ForwardRequest } from './forward.js';
+import type { CardSecurity } from '../cards/security.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
-import { publicBaseUrl, normalizeAddress, type PeerTrust } from './public-url.js';
+import { publicBaseUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
+import { A2AError, sendA2AError } from './a2a-error.js';
+import type { AccessGate, Admission } from '../access/gate.js';
+import { listTasksFilter } from '../access/list-tasks.js';
 import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
 import { runRescue } from '../rescue/rescue.js';
 import { resolveStrategy } from '../rescue/policy.js';
@@ -54,6 +59,11 @@ export interface PipelineDeps {
   readonly limits: ClientLimits;
   /** How query strings appear in records and logs. */
   readonly queryStrings: 'redact' | 'keep';
+  readonly access: AccessGate;
+  /** Request headers never forwarded to an agent (the callers' credentials), per agent. */
+  readonly stripHeaders: (agent: string) => ReadonlySet<string> | undefined;
+  /** The card as this gateway's callers must authenticate (securitySchemes), when `auth` is on. */
+  readonly cardSecurity?: CardSecurity;
 }
 
 export function createAgentPipeline(deps: PipelineDeps) {
@@ -89,13 +99,14 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const facts = exchange.request;
       const errorContext = errorContextOf(facts, req.headers['a2a-version']);
       if (refusal) throw refusal;
+      const admission = await admit(exchange, deps.access, clientAddress(req, trusted), body.complete);
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = path.indexOf('?');
       const bare = q === -1 ? path : path.slice(0, q);
       if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(bare)) {
         const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
-        return await serveCard(exchange, cards, cardPath, publicAgentUrl(), errorContext);
+        return await serveCard(exchange, cards, cardPath, publicAgentUrl(), errorContext, deps.cardSecurity);
       }
 
       // 5. The headers the agent gets; observers may add to them.
@@ -107,6 +118,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
           proto: 'encrypted' in req.socket ? 'https' : 'http',
         },
         upstream.extraHeaders,
+        admission.filterTasks ? withEncoding(deps.stripHeaders(agent)) : deps.stripHeaders(agent),
       );
       exchange.emit('onForward', headers);
 
@@ -122,12 +134,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         errorContext,
         keepaliveMs: upstream.config.sse.keepalive,
         stream: wantsStream(req, facts),
-        rewriteFor: isExtendedCardRequest(facts)
-          ? (status) =>
-              status === 200
-                ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl())
-                : undefined
-          : undefined,
+        rewriteFor: responseRewrite(exchange, deps.access, admission, errorContext, publicAgentUrl),
       });
     } catch (err) {
       // A body that failed a limit while its start was read is still classified by now.
@@ -136,6 +143,43 @@ export function createAgentPipeline(deps: PipelineDeps) {
       inFlight.delete(exchange);
     }
   };
+}
+
+/** Access control (src/access/gate.ts); a refusal of a body still arriving also closes the connection. */
+async function admit(exchange: Exchange, gate: AccessGate, address: string, complete: boolean): Promise<Admission> {
+  try {
+    return await gate.admit(exchange, address);
+  } catch (err) {
+    if (!complete) exchange.res.setHeader('connection', 'close');
+    throw err;
+  }
+}
+
+/** The answer rewritten on its way: extended cards (their URLs), ListTasks under task ownership. */
+function responseRewrite(
+  exchange: Exchange,
+  gate: AccessGate,
+  admission: Admission,
+  errorContext: ErrorContext,
+  publicAgentUrl: () => string,
+): ForwardRequest['rewriteFor'] {
+  const { upstream } = exchange;
+  if (isExtendedCardRequest(exchange.request)) {
+    return (status) =>
+      status === 200 ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl()) : undefined;
+  }
+  const caller = admission.principal?.id;
+  if (admission.filterTasks && caller !== undefined) {
+    const ownerOf = (taskId: string) => gate.ownerOf(upstream.name, taskId);
+    return (status) =>
+      status >= 200 && status < 300 ? listTasksFilter(upstream.name, errorContext.binding, caller, ownerOf) : undefined;
+  }
+  return undefined;
+}
+
+/** The ListTasks filter reads the answer: it must come uncompressed. */
+function withEncoding(strip: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  return new Set([...(strip ?? []), 'accept-encoding']);
 }
 
 /** The normalised target, and the refusal (if any) to answer once the body's start is read. */
@@ -230,7 +274,11 @@ function answerUnexpected(exchange: Exchange, err: unknown, errorContext: ErrorC
     err instanceof GatewayError
       ? err
       : new GatewayError('INTERNAL', 'the gateway could not process the request', {}, { cause: err });
-  if (!res.headersSent && !res.writableEnded && !res.destroyed) {
+  if (err instanceof A2AError && !res.headersSent && !res.destroyed) {
+    // The protocol's own error (TaskNotFound, InvalidParams), in the shape of the request's version.
+    exchange.fail('gateway-error', err);
+    sendA2AError(res, err, { ...errorContext, version: exchange.request?.version ?? errorContext.version });
+  } else if (!res.headersSent && !res.writableEnded && !res.destroyed) {
     exchange.fail('gateway-error', failure);
     sendGatewayError(res, failure, errorContext);
   } else {
@@ -246,11 +294,12 @@ async function serveCard(
   cardPath: string,
   publicAgentUrl: string,
   errorContext: ErrorContext,
+  security: CardSecurity | undefined,
 ): Promise<void> {
   const { req, res, upstream } = exchange;
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
-    const served = renderCard(cached, upstream.config.url, publicAgentUrl);
+    const served = renderCard(cached, upstream.config.url, publicAgentUrl, security);
     exchange.record.bytesOut = served.length;
     sendCard(req, res, cached, served);
   } catch (err) {

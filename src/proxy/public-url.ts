@@ -36,3 +36,16 @@ export function publicBaseUrl(req: IncomingMessage, configured: string | undefin
     `${req.socket.localAddress}:${req.socket.localPort}`;
   return `${proto}://${host}`;
 }
+
+/**
+ * The client's address, for rate limits when no one signed in: the peer, or — behind a trusted
+ * proxy — the address that proxy appended last to X-Forwarded-For (earlier entries are the
+ * client's own say and could be forged).
+ */
+export function clientAddress(req: IncomingMessage, trusted: boolean): string {
+  const peer = normalizeAddress(req.socket.remoteAddress);
+  if (!trusted) return peer;
+  const header = req.headers['x-forwarded-for'];
+  const last = (Array.isArray(header) ? header.join(',') : header)?.split(',').at(-1)?.trim();
+  return last ? normalizeAddress(last) : peer;
+}

@@ -21,7 +21,12 @@ const client = new Agent({ connections: 4 });
 
 beforeAll(async () => {
   upstream = await startReplayUpstream();
-  gateway = await startTestGateway({ replay: { url: upstream.url } });
+  // The captures' push webhooks point at the recording host's loopback receiver: allow-listed, as
+  // an operator would for a local receiver, so the push-webhook guard lets them through unchanged.
+  gateway = await startTestGateway(
+    { replay: { url: upstream.url } },
+    { pushNotifications: { allow: ['127.0.0.1/32'] } },
+  );
 });
 afterAll(async () => {
   await gateway.close();

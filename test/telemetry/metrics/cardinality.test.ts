@@ -81,7 +81,7 @@ describe('series under a flood of random names and ids', () => {
     expect([...values.get('agent')!]).toEqual(['reviewer']);
     for (const [label, set] of values) {
       for (const v of set) expect(v, label).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
-      expect(set.size, label).toBeLessThanOrEqual(30);
+      expect(set.size, label).toBeLessThanOrEqual(40); // closed sets: the largest is the finding rules
     }
   });
 });

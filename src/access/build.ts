@@ -1,0 +1,83 @@
+/**
+ * Makes the access-control pieces from the validated config, once at start-up (principle 11):
+ * the authenticator, each agent's policy and rate limit, the push guard, the header strip lists
+ * and what the cards advertise. src/gateway.ts hands them to the pipeline.
+ */
+import type { GatewayConfig } from '../config/schema.js';
+import type { CardSecurity } from '../cards/security.js';
+import { Authenticator, type AuthOptions } from './authenticate.js';
+import { AccessGate, type AgentPolicy } from './gate.js';
+import { PushGuard } from './push-guard.js';
+import { RateLimit } from './rate-limit.js';
+
+export interface AccessControl {
+  readonly gate: AccessGate;
+  readonly stripHeaders: (agent: string) => ReadonlySet<string> | undefined;
+  readonly cardSecurity: CardSecurity | undefined;
+}
+
+export interface AccessSources {
+  readonly ownerOf: (agent: string, taskId: string) => string | undefined;
+  readonly pushCapable: (agent: string) => Promise<boolean>;
+}
+
+function authOptions(auth: NonNullable<GatewayConfig['auth']>): AuthOptions {
+  const jwt = auth.jwt;
+  return {
+    apiKeys: auth.apiKeys,
+    jwt: jwt && {
+      issuer: jwt.issuer,
+      audience: jwt.audience,
+      jwksUrl: jwt.jwksUrl,
+      key: jwt.key,
+      secret: jwt.secret,
+      algorithms: jwt.algorithms,
+      clockSkewMs: jwt.clockSkew,
+      principalClaim: jwt.principalClaim,
+      groupsClaim: jwt.groupsClaim,
+      jwks: {
+        timeoutMs: jwt.jwks.timeout,
+        cooldownMs: jwt.jwks.cooldown,
+        cacheMaxAgeMs: jwt.jwks.cacheMaxAge,
+        maxBytes: jwt.jwks.maxBytes,
+      },
+    },
+  };
+}
+
+function policies(config: GatewayConfig): Map<string, AgentPolicy> {
+  const authOn = config.auth !== undefined;
+  return new Map(
+    Object.entries(config.agents).map(([name, agent]) => [
+      name,
+      {
+        allow: agent.access.allow,
+        methods: agent.access.methods,
+        taskOwnership: authOn && (agent.access.taskOwnership ?? true),
+        publicCard: agent.access.publicCard,
+        forwardCredentials: agent.auth.forward,
+        rateLimit: agent.rateLimit && new RateLimit(name, agent.rateLimit),
+      },
+    ]),
+  );
+}
+
+export function buildAccessControl(config: GatewayConfig, sources: AccessSources): AccessControl {
+  const auth = config.auth;
+  const authenticator = auth ? new Authenticator(authOptions(auth)) : undefined;
+  const byAgent = policies(config);
+  const push = config.pushNotifications;
+  const gate = new AccessGate({
+    authenticator,
+    policies: byAgent,
+    ownerOf: sources.ownerOf,
+    pushGuard: push.guard ? new PushGuard({ allow: push.allow, resolveTimeoutMs: push.resolveTimeout }) : undefined,
+    pushCapable: sources.pushCapable,
+  });
+  // With `auth` on the caller's credentials are the gateway's business, not the agent's.
+  const credentials: ReadonlySet<string> = new Set(Authenticator.CREDENTIAL_HEADERS);
+  const stripHeaders = (agent: string) =>
+    authenticator && !byAgent.get(agent)?.forwardCredentials ? credentials : undefined;
+  const cardSecurity = auth && { apiKeys: Object.keys(auth.apiKeys).length > 0, jwt: auth.jwt !== undefined };
+  return { gate, stripHeaders, cardSecurity };
+}

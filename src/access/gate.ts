@@ -1,0 +1,165 @@
+/**
+ * Access control for one request, between classification and forwarding (pipeline step 3b,
+ * docs/ARCHITECTURE.md): who is calling, not too often, may they call this operation, is it
+ * their task, is their push webhook safe. The checks run in that order so that a refusal tells
+ * a caller nothing it may not know: an unauthenticated caller learns no rule, a rate-limited one
+ * nothing about tasks, a caller asking for another's task only "not found".
+ *
+ * A refusal is thrown (a GatewayError, or an A2AError for TaskNotFound / InvalidParams) and
+ * answered by the pipeline in the caller's protocol; nothing reaches the agent. What was decided
+ * lands on `exchange.record.access` for the access log, the span and the metrics.
+ */
+import type { Exchange } from '../exchange/exchange.js';
+import type { AccessFacts } from '../exchange/record.js';
+import type { RequestFacts } from '../a2a/request.js';
+import type { Operation } from '../a2a/operations.js';
+import { GatewayError } from '../transport/errors.js';
+import { A2AError, taskNotFound } from '../proxy/a2a-error.js';
+import type { Authenticator } from './authenticate.js';
+import type { Principal } from './principal.js';
+import { admits, type AccessRules } from './rules.js';
+import { checkOwnership } from './ownership.js';
+import type { RateLimit } from './rate-limit.js';
+import type { PushGuard } from './push-guard.js';
+
+/** One agent's access settings, built once from its config. */
+export interface AgentPolicy extends AccessRules {
+  readonly taskOwnership: boolean;
+  readonly publicCard: boolean;
+  /** Pass the caller's credentials on to the agent. */
+  readonly forwardCredentials: boolean;
+  readonly rateLimit?: RateLimit;
+}
+
+export interface GateDeps {
+  /** Absent: `auth` is off and every caller is anonymous. */
+  readonly authenticator?: Authenticator;
+  readonly policies: ReadonlyMap<string, AgentPolicy>;
+  readonly ownerOf: (agent: string, taskId: string) => string | undefined;
+  /** Absent: `pushNotifications.guard` is off. */
+  readonly pushGuard?: PushGuard;
+  /** Whether the agent's card says it sends push notifications (for bodies too large to check). */
+  readonly pushCapable: (agent: string) => Promise<boolean>;
+}
+
+export interface Admission {
+  readonly principal?: Principal;
+  /** ListTasks under task ownership: the answer must be filtered to the caller's tasks. */
+  readonly filterTasks: boolean;
+}
+
+const OPEN: Admission = { filterTasks: false };
+const CLOSE = { connection: 'close' };
+
+export class AccessGate {
+  constructor(private readonly deps: GateDeps) {}
+
+  /** Who owns a task (the task store's answer), for the ListTasks filter. */
+  ownerOf(agent: string, taskId: string): string | undefined {
+    return this.deps.ownerOf(agent, taskId);
+  }
+
+  /** Admits the request or throws its refusal. `caller` keys the rate limit when no one signed in. */
+  async admit(exchange: Exchange, clientAddress: string): Promise<Admission> {
+    const facts = exchange.request;
+    const operation: Operation = facts?.operation ?? 'unknown';
+    const agent = exchange.upstream.name;
+    const policy = this.deps.policies.get(agent);
+    if (!policy || (operation === 'AgentCard' && policy.publicCard)) return OPEN;
+    const access: AccessFacts = (exchange.record.access = {});
+    const principal = await this.identify(exchange, access);
+    await this.limitRate(exchange, policy, principal?.id ?? clientAddress, access);
+    if (principal && !admits(policy, principal, operation)) {
+      access.denied = 'forbidden';
+      throw new GatewayError('PERMISSION_DENIED', `"${principal.id}" may not call ${operation} on agent "${agent}"`, {
+        agent,
+        operation,
+      });
+    }
+    if (principal && facts && policy.taskOwnership) this.checkOwner(agent, facts, principal, access);
+    if (facts) await this.checkPush(exchange, facts, access);
+    return { principal, filterTasks: policy.taskOwnership && principal !== undefined && operation === 'ListTasks' };
+  }
+
+  /** The caller's principal; a 401 when `auth` is on and the credentials do not do. */
+  private async identify(exchange: Exchange, access: AccessFacts): Promise<Principal | undefined> {
+    const authenticator = this.deps.authenticator;
+    if (!authenticator) return undefined;
+    const result = await authenticator.authenticate(exchange.req.headers);
+    if ('principal' in result) {
+      access.principal = result.principal.id;
+      return result.principal;
+    }
+    access.denied = result.failure;
+    const message =
+      result.failure === 'missing'
+        ? 'authentication required: send Authorization: Bearer <token> or X-API-Key: <key>'
+        : `the credentials were not accepted (${result.failure})`;
+    throw new GatewayError(
+      'UNAUTHENTICATED',
+      message,
+      {},
+      {
+        headers: { 'www-authenticate': authenticator.challenge(result.failure) },
+      },
+    );
+  }
+
+  private async limitRate(exchange: Exchange, policy: AgentPolicy, caller: string, access: AccessFacts) {
+    if (!policy.rateLimit) return;
+    const verdict = await policy.rateLimit.take(caller);
+    if (verdict.ok) return;
+    access.rateLimited = true;
+    throw new GatewayError(
+      'RATE_LIMITED',
+      `rate limit of agent "${exchange.upstream.name}" reached; retry in ${verdict.retryAfterSeconds} s`,
+      { agent: exchange.upstream.name },
+      { headers: { 'retry-after': String(verdict.retryAfterSeconds) } },
+    );
+  }
+
+  private checkOwner(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts): void {
+    const verdict = checkOwnership(facts, principal.id, (taskId) => this.deps.ownerOf(agent, taskId));
+    if (verdict.ok) return;
+    if ('unread' in verdict) {
+      throw new GatewayError(
+        'REQUEST_INVALID',
+        'task ownership: the task id was not found in the first 64 KiB of the request; send large files by URL',
+        { agent },
+        { headers: CLOSE },
+      );
+    }
+    access.denied = 'not-owner';
+    throw taskNotFound(verdict.taskId);
+  }
+
+  /** Refuses a push webhook that is not public (SSRF), before the agent ever sees it. */
+  private async checkPush(exchange: Exchange, facts: RequestFacts, access: AccessFacts): Promise<void> {
+    const guard = this.deps.pushGuard;
+    if (!guard) return;
+    const refuse = (rule: NonNullable<AccessFacts['pushRefused']>, message: string, headers = {}) => {
+      access.pushRefused = rule;
+      exchange.record.findings.push({ rule: 'gateway.push-url-refused', count: 1, detail: rule });
+      return new A2AError('InvalidParams', message, { rule }, headers);
+    };
+    if (facts.pushUrl === undefined) {
+      if (facts.partial && (await this.mayCarryPush(exchange, facts.operation))) {
+        throw refuse(
+          'push-config-unread',
+          'the push notification config could not be checked: it lies past the first 64 KiB of the request',
+          CLOSE,
+        );
+      }
+      return;
+    }
+    const verdict = await guard.check(facts.pushUrl);
+    if (!verdict.ok) throw refuse(verdict.rule, verdict.message);
+  }
+
+  /** A request too large to read whole may hide a push config where the agent would take one. */
+  private async mayCarryPush(exchange: Exchange, operation: Operation): Promise<boolean> {
+    if (operation === 'CreateTaskPushNotificationConfig') return true;
+    const sends = operation === 'SendMessage' || operation === 'SendStreamingMessage';
+    return sends && (await this.deps.pushCapable(exchange.upstream.name));
+  }
+}
