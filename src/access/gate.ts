@@ -48,7 +48,7 @@ export interface Admission {
   readonly filterTasks: boolean;
 }
 
-const OPEN: Admission = { filterTasks: false };
+export const OPEN: Admission = { filterTasks: false };
 const CLOSE = { connection: 'close' };
 
 export class AccessGate {
@@ -57,6 +57,16 @@ export class AccessGate {
   /** Who owns a task (the task store's answer), for the ListTasks filter. */
   ownerOf(agent: string, taskId: string): string | undefined {
     return this.deps.ownerOf(agent, taskId);
+  }
+
+  /** Nothing to check for this request (no auth, no rate limit, no webhook): admitted without a wait. */
+  passes(exchange: Exchange): boolean {
+    const facts = exchange.request;
+    return (
+      !this.deps.authenticator &&
+      !this.deps.policies.get(exchange.upstream.name)?.rateLimit &&
+      (!this.deps.pushGuard || (facts?.pushUrl === undefined && facts?.partial !== true))
+    );
   }
 
   /** Admits the request or throws its refusal. `caller` keys the rate limit when no one signed in. */

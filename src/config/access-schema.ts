@@ -5,6 +5,7 @@
  * checked in schema.ts, where both sections are in view.
  */
 import { z } from 'zod';
+import { allowEntryProblem } from '../access/push-guard.js';
 import { duration, httpUrl, size } from './fields.js';
 
 const listen = (port: number) =>
@@ -95,7 +96,15 @@ export const pushNotificationsSchema = z
     /** Refuse push webhooks that are not public (SSRF). Off only where agents deliver nowhere. */
     guard: z.boolean().default(true),
     /** CIDRs or host names webhooks may name although they are not public. */
-    allow: z.array(z.string()).default([]),
+    allow: z
+      .array(z.string())
+      .default([])
+      .superRefine((entries, ctx) => {
+        entries.forEach((entry, i) => {
+          const problem = allowEntryProblem(entry);
+          if (problem) ctx.addIssue({ code: 'custom', path: [i], message: problem });
+        });
+      }),
     /** Bound on resolving a webhook's host name; an unresolved host is refused. */
     resolveTimeout: duration('2s'),
   })
@@ -124,7 +133,17 @@ export const agentAccessSchema = z
     /** Principals or groups that may call the agent; absent: any authenticated caller. */
     allow: principals.optional(),
     /** Per-operation override of `allow`. */
-    methods: z.partialRecord(z.enum(RULE_OPERATIONS), principals).default({}),
+    methods: z
+      .record(z.string(), principals)
+      .default({})
+      .superRefine((methods, ctx) => {
+        for (const name of Object.keys(methods).filter((n) => !(RULE_OPERATIONS as readonly string[]).includes(n)))
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `not an A2A operation; use one of ${RULE_OPERATIONS.join(', ')}`,
+          });
+      }),
     /** A task is answered only to the principal whose call created it; default: on when `auth` is. */
     taskOwnership: z.boolean().optional(),
     /** The public card is readable without credentials. */

@@ -32,7 +32,7 @@ import type { CardSecurity } from '../cards/security.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
 import { A2AError, sendA2AError } from './a2a-error.js';
-import type { AccessGate, Admission } from '../access/gate.js';
+import { OPEN, type AccessGate, type Admission } from '../access/gate.js';
 import { listTasksFilter } from '../access/list-tasks.js';
 import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
 import { runRescue } from '../rescue/rescue.js';
@@ -99,7 +99,9 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const facts = exchange.request;
       const errorContext = errorContextOf(facts, req.headers['a2a-version']);
       if (refusal) throw refusal;
-      const admission = await admit(exchange, deps.access, clientAddress(req, trusted), body.complete);
+      const admission = deps.access.passes(exchange)
+        ? OPEN
+        : await admit(exchange, deps.access, clientAddress(req, trusted), body.complete);
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = path.indexOf('?');
