@@ -16,19 +16,11 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiKeys, type ApiKeysConfig } from './api-keys.js';
-import { JwtVerifier, type JwtOptions } from './jwt.js';
+import { JwtVerifier, type JwtFailureReason, type JwtOptions } from './jwt.js';
 import type { Principal } from './principal.js';
 
-export type AuthFailureReason =
-  | 'missing'
-  | 'invalid-key'
-  | 'expired'
-  | 'invalid-audience'
-  | 'invalid-issuer'
-  | 'invalid-signature'
-  | 'malformed'
-  | 'jwks-unavailable'
-  | 'no-principal';
+/** No credentials, an unknown key, or why a JWT was refused. */
+export type AuthFailureReason = 'missing' | 'invalid-key' | JwtFailureReason;
 
 export type AuthResult = { readonly principal: Principal } | { readonly failure: AuthFailureReason };
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { allowEntryProblem } from '../access/push-guard.js';
+import { OPERATIONS } from '../a2a/operations.js';
 import { duration, httpUrl, size } from './fields.js';
 
 const listen = (port: number) =>
@@ -111,20 +112,8 @@ export const pushNotificationsSchema = z
   .strict()
   .prefault({});
 
-/** A2A operations as the 1.0 spec names them (§5.3), for `access.methods`. */
-export const RULE_OPERATIONS = [
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-  'GetExtendedAgentCard',
-] as const;
+/** A2A operations as the 1.0 spec names them (§5.3), for `access.methods`: all but the card. */
+export const RULE_OPERATIONS: readonly string[] = OPERATIONS.filter((op) => op !== 'AgentCard' && op !== 'unknown');
 
 const principals = z.array(z.string().min(1));
 
@@ -137,7 +126,7 @@ export const agentAccessSchema = z
       .record(z.string(), principals)
       .default({})
       .superRefine((methods, ctx) => {
-        for (const name of Object.keys(methods).filter((n) => !(RULE_OPERATIONS as readonly string[]).includes(n)))
+        for (const name of Object.keys(methods).filter((n) => !RULE_OPERATIONS.includes(n)))
           ctx.addIssue({
             code: 'custom',
             path: [name],
