@@ -1,5 +1,6 @@
 /**
- * Keeps each agent's card known for the catalog (`GET /agents`) and readiness (`GET /readyz`):
+ * Keeps each agent's card known for the catalogs (`GET /agents`: the full one on the admin
+ * listener, the public one on the traffic listener) and readiness (`GET /readyz`):
  * fetched at start-up with `A2A-Version: 1.0` (the card a 1.0 client sees, wire-reference §3),
  * retried every `cards.retry` until it has been fetched once, then refreshed through the cache.
  * The catalog is served from the cache: concurrent fetches of one card are one request (the
@@ -22,6 +23,19 @@ export interface AgentStatus {
   cardError?: string;
   /** Interface URLs the rewrite left alone (they do not live under the agent's URL). */
   untouchedInterfaces?: Array<{ field: string; url: string; why: string }>;
+}
+
+/**
+ * What the traffic listener's `GET /agents` shows of an agent: what its clients see anyway (the
+ * card as served at the gateway). Not the upstream URL, the interfaces left alone, nor the
+ * card error, whose text may name the agent's address.
+ */
+export interface PublicAgentStatus {
+  name: string;
+  url: string;
+  /** The card could be had just now (fetched, or reused from the last `CATALOG_REUSE_MS`). */
+  ready: boolean;
+  card?: Record<string, unknown>;
 }
 
 const PROBE_HEADERS = { 'a2a-version': '1.0' };
@@ -121,6 +135,12 @@ export class CardRegistry {
       this.lastError.set(upstream.name, entry.cardError);
     }
     return entry;
+  }
+
+  /** One public catalog entry: `status` without what only operators may see. */
+  async publicStatus(upstream: Upstream, publicBase: string): Promise<PublicAgentStatus> {
+    const { name, url, reachable, card } = await this.status(upstream, publicBase);
+    return card ? { name, url, ready: reachable, card } : { name, url, ready: reachable };
   }
 
   /** The served card as an object, parsed once per card and public URL. */
