@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * a2a-gateway --config FILE [--host H] [--port N]   run the gateway
+ * a2a-gateway --config FILE [--host H] [--port N]   run the gateway (--host/--port: the traffic
+ *                                                    listener; the admin one is `admin.listen`)
  * a2a-gateway check-config FILE                      validate a config; exit 0 (valid) or 1
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from './config/load.js';
 import { startGateway } from './gateway.js';
+import { ListenError } from './transport/listen.js';
 import type { GatewayConfig } from './config/schema.js';
 
 const USAGE = `usage:
@@ -66,12 +68,8 @@ async function main(argv: string[]): Promise<void> {
     if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be 0–65535, got "${values.port}"`, 2);
     config.listen.port = port;
   }
-  const gateway = await startGateway(config, { env: process.env }).catch((err: NodeJS.ErrnoException) =>
-    fail(
-      err.syscall === 'listen'
-        ? `cannot listen on ${config.listen.host}:${config.listen.port}: ${err.code}`
-        : `cannot start: ${err.message}`,
-    ),
+  const gateway = await startGateway(config, { env: process.env }).catch((err: Error) =>
+    fail(err instanceof ListenError ? err.message : `cannot start: ${err.message}`),
   );
   let stopping = false;
   const stop = (signal: string) => {

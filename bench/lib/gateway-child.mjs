@@ -5,6 +5,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, startProcess, stopProcess, waitForHttp } from './procs.mjs';
 import { gatewayCli, repoDir } from './paths.mjs';
+import { adminListenFor } from './admin-listen.mjs';
 
 function baseEnv() {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
@@ -17,7 +18,8 @@ function baseEnv() {
 export async function startGateway({ runDir, name = 'gateway', agents, config = {}, cli = gatewayCli }) {
   const port = await freePort();
   const file = path.join(runDir, `${name}.yaml`);
-  writeFileSync(file, `${JSON.stringify({ listen: { host: '127.0.0.1', port }, agents, ...config }, null, 2)}\n`);
+  const base = { listen: { host: '127.0.0.1', port }, ...adminListenFor(cli), agents };
+  writeFileSync(file, `${JSON.stringify({ ...base, ...config }, null, 2)}\n`);
   const entry = startProcess(name, process.execPath, [cli, '--config', file], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: baseEnv(),

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, startProcess, stopProcess, waitForHttp, httpRequest } from './procs.mjs';
 import { proxyConfig, startNginx } from './nginx.mjs';
+import { adminListenFor } from './admin-listen.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const benchDir = path.resolve(here, '..');
@@ -18,7 +19,7 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
 
 /**
  * Gateway variants, each run as its own process side by side with the other paths.
- * `config` is merged over the generated base config ({listen, agents}) and `agentConfig` into
+ * `config` is merged over the generated base config ({listen, admin, agents}) and `agentConfig` into
  * every agent's entry; the config schema is strict, so only keys the gateway knows. `optional`
  * variants run only when asked for (--with NAME or --paths); `optional: 'quick'` ones only so in
  * --quick runs. `env(ctx)` is added to the environment (every OTEL_* variable of the harness's
@@ -196,11 +197,11 @@ export function nodePath() {
   return p;
 }
 
-/** Write a variant's config into the run directory: the generated {listen, agents} plus its own. */
-function writeGatewayConfig(ctx, variant, port, profiled) {
+/** Write a variant's config into the run directory: the generated {listen, admin, agents} plus its own. */
+function writeGatewayConfig(ctx, variant, port, profiled, cli) {
   const agents = {};
   for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
-  const config = { listen: { host: '127.0.0.1', port }, agents, ...(variant.config ?? {}) };
+  const config = { listen: { host: '127.0.0.1', port }, ...adminListenFor(cli), agents, ...(variant.config ?? {}) };
   const slug = variant.name.replace(/[^a-z0-9]+/gi, '_');
   const file = path.join(ctx.runDir, `gateway-${slug}${profiled ? '-prof' : ''}.yaml`);
   // JSON is YAML: no YAML writer needed.
@@ -232,7 +233,7 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     available: () => (existsSync(cli) ? { ok: true } : { ok: false, reason: missing }),
     async start(ctx) {
       port = await freePort();
-      const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir));
+      const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir), cli);
       const nodeArgs = [...(variant.nodeArgs ?? []), ...(profileDir ? profileArgs(profileDir) : [])];
       const args = [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)];
       entry = startProcess(p.name, process.execPath, args, {

@@ -9,6 +9,7 @@ import { writeFileSync, readFileSync, openSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { freePort, startProcess, stopProcess, waitForHttp, httpRequest } from './procs.mjs';
 import { percentile } from './stats.mjs';
+import { adminListenFor } from './admin-listen.mjs';
 
 export const RESCUE_STRATEGIES = ['subscribe', 'stream', 'poll'];
 
@@ -20,7 +21,9 @@ function writeConfig(o, port, testRunnerUrl) {
     (s) => `  runner-${s}:\n    url: ${testRunnerUrl}\n    timeoutRescue: ${rescue(s)}\n`,
   );
   const file = path.join(o.runDir, 'gateway-rescue.yaml');
-  writeFileSync(file, `listen: { host: 127.0.0.1, port: ${port} }\nlog: { level: info }\nagents:\n${agents.join('')}`);
+  const { admin } = adminListenFor(o.gatewayCli);
+  const head = `listen: { host: 127.0.0.1, port: ${port} }\n${admin ? `admin: ${JSON.stringify(admin)}\n` : ''}`;
+  writeFileSync(file, `${head}log: { level: info }\nagents:\n${agents.join('')}`);
   return file;
 }
 

@@ -78,6 +78,11 @@ export function buildAccessControl(config: GatewayConfig, sources: AccessSources
   const credentials: ReadonlySet<string> = new Set(Authenticator.CREDENTIAL_HEADERS);
   const stripHeaders = (agent: string) =>
     authenticator && !byAgent.get(agent)?.forwardCredentials ? credentials : undefined;
-  const cardSecurity = auth && { apiKeys: Object.keys(auth.apiKeys).length > 0, jwt: auth.jwt !== undefined };
-  return { gate, stripHeaders, cardSecurity };
+  return { gate, stripHeaders, cardSecurity: cardSecurityOf(config) };
+}
+
+/** What the cards advertise: the gateway's schemes when `auth` is on. */
+export function cardSecurityOf(config: GatewayConfig): CardSecurity | undefined {
+  const auth = config.auth;
+  return auth && { apiKeys: Object.keys(auth.apiKeys).length > 0, jwt: auth.jwt !== undefined };
 }

@@ -9,15 +9,16 @@
  * answered by the pipeline in the caller's protocol; nothing reaches the agent. What was decided
  * lands on `exchange.record.access` for the access log, the span and the metrics.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Exchange } from '../exchange/exchange.js';
 import type { AccessFacts } from '../exchange/record.js';
 import type { RequestFacts } from '../a2a/request.js';
 import type { Operation } from '../a2a/operations.js';
 import { GatewayError } from '../transport/errors.js';
 import { A2AError, taskNotFound } from '../proxy/a2a-error.js';
-import type { Authenticator } from './authenticate.js';
+import type { AuthResult, Authenticator } from './authenticate.js';
 import type { Principal } from './principal.js';
-import { admits, type AccessRules } from './rules.js';
+import { admits, mayUse, type AccessRules } from './rules.js';
 import { checkOwnership } from './ownership.js';
 import type { RateLimit } from './rate-limit.js';
 import type { PushGuard } from './push-guard.js';
@@ -52,7 +53,25 @@ export const OPEN: Admission = { filterTasks: false };
 const CLOSE = { connection: 'close' };
 
 export class AccessGate {
+  /** One authentication per catalog request, however many agents it asks about. */
+  private readonly catalogCallers = new WeakMap<IncomingMessage, Promise<AuthResult>>();
+
   constructor(private readonly deps: GateDeps) {}
+
+  /**
+   * Whether the public catalog (`GET /agents` on the traffic listener) shows `agent` to this
+   * caller: with `auth` on, only agents the authenticated caller may use (an anonymous caller
+   * sees none); with it off, every agent.
+   */
+  async mayList(req: IncomingMessage, agent: string): Promise<boolean> {
+    const authenticator = this.deps.authenticator;
+    const policy = this.deps.policies.get(agent);
+    if (!authenticator || !policy) return policy !== undefined;
+    let caller = this.catalogCallers.get(req);
+    if (!caller) this.catalogCallers.set(req, (caller = authenticator.authenticate(req.headers)));
+    const result = await caller;
+    return 'principal' in result && mayUse(policy, result.principal);
+  }
 
   /** Who owns a task (the task store's answer), for the ListTasks filter. */
   ownerOf(agent: string, taskId: string): string | undefined {

@@ -1,5 +1,6 @@
 /**
- * Keeps each agent's card known for the catalog (`GET /agents`) and readiness (`GET /readyz`):
+ * Keeps each agent's card known for the catalogs (`GET /agents`: the full one on the admin
+ * listener, the public one on the traffic listener) and readiness (`GET /readyz`):
  * fetched at start-up with `A2A-Version: 1.0` (the card a 1.0 client sees, wire-reference §3),
  * retried every `cards.retry` until it has been fetched once, then refreshed through the cache.
  * The catalog is served from the cache: concurrent fetches of one card are one request (the
@@ -10,6 +11,7 @@
 import type { Upstream } from '../transport/upstream.js';
 import type { CardCache, CachedCard } from './cache.js';
 import { renderCard } from './serve.js';
+import type { CardSecurity } from './security.js';
 import type { Logger } from '../log.js';
 
 export interface AgentStatus {
@@ -22,6 +24,19 @@ export interface AgentStatus {
   cardError?: string;
   /** Interface URLs the rewrite left alone (they do not live under the agent's URL). */
   untouchedInterfaces?: Array<{ field: string; url: string; why: string }>;
+}
+
+/**
+ * What the traffic listener's `GET /agents` shows of an agent: what its clients see anyway (the
+ * card as served at the gateway). Not the upstream URL, the interfaces left alone, nor the
+ * card error, whose text may name the agent's address.
+ */
+export interface PublicAgentStatus {
+  name: string;
+  url: string;
+  /** The card could be had just now (fetched, or reused from the last `CATALOG_REUSE_MS`). */
+  ready: boolean;
+  card?: Record<string, unknown>;
 }
 
 const PROBE_HEADERS = { 'a2a-version': '1.0' };
@@ -47,6 +62,8 @@ export class CardRegistry {
     private readonly cache: CardCache,
     private readonly retryMs: number,
     private readonly log: Logger,
+    /** The gateway's authentication, advertised in the cards it lists (as in the cards it serves). */
+    private readonly security?: CardSecurity,
   ) {}
 
   /** Starts fetching every card in the background; never throws. */
@@ -112,7 +129,7 @@ export class CardRegistry {
         recent && Date.now() - recent.at < CATALOG_REUSE_MS && this.lastError.get(upstream.name) === undefined
           ? recent.cached
           : await this.load(upstream);
-      const served = renderCard(cached, upstream.config.url, url);
+      const served = renderCard(cached, upstream.config.url, url, this.security);
       entry.reachable = true;
       entry.card = this.parsed(upstream.name, cached, url, served.body);
       if (served.rewrite?.untouched.length) entry.untouchedInterfaces = served.rewrite.untouched;
@@ -121,6 +138,12 @@ export class CardRegistry {
       this.lastError.set(upstream.name, entry.cardError);
     }
     return entry;
+  }
+
+  /** One public catalog entry: `status` without what only operators may see. */
+  async publicStatus(upstream: Upstream, publicBase: string): Promise<PublicAgentStatus> {
+    const { name, url, reachable, card } = await this.status(upstream, publicBase);
+    return card ? { name, url, ready: reachable, card } : { name, url, ready: reachable };
   }
 
   /** The served card as an object, parsed once per card and public URL. */

@@ -1,12 +1,24 @@
 // `npm run demo`: talks to the code-reviewer through the gateway with the official SDK
-// client, the way any A2A caller would, and prints which response shape each message got.
-//   node dist/demo/client.js [gatewayUrl]     (or env A2A_GATEWAY_URL; default http://127.0.0.1:8080)
+// client, the way any A2A caller would, and prints which response shape each message got, and
+// what the gateway recorded about each call (GET /exchanges on the admin listener).
+//   node dist/demo/client.js [gatewayUrl] [--admin adminUrl]
+//     gatewayUrl: or env A2A_GATEWAY_URL; default http://127.0.0.1:8080
+//     adminUrl:   or env A2A_GATEWAY_ADMIN_URL; default http://127.0.0.1:9464
+//     env A2A_GATEWAY_ADMIN_TOKEN: the `admin.token`, when the gateway has one
+import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { Message, Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { messageText, sendRequest, textPart, TaskState, userMessage } from './v1-events.js';
 
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:9464';
+
+/** Where the gateway's records are read: its admin listener, and `admin.token` if it has one. */
+export interface AdminAccess {
+  readonly url: string;
+  readonly token?: string;
+}
 
 export const QUESTION = 'Is it safe to cache agent cards?';
 export const DIFF = [
@@ -36,19 +48,23 @@ export interface DemoOutcome {
 /** Per-call deadline: the demo must end even if a hop hangs. */
 const CALL_TIMEOUT_MS = 30_000;
 
-/** Runs the demo against `${gatewayUrl}/agents/code-reviewer/`. */
-export function runDemo(gatewayUrl: string, log: (line: string) => void = console.log): Promise<DemoOutcome[]> {
+/** Runs the demo against `${gatewayUrl}/agents/code-reviewer/`, reading records from `admin`. */
+export function runDemo(
+  gatewayUrl: string,
+  log: (line: string) => void = console.log,
+  admin: AdminAccess = { url: DEFAULT_ADMIN_URL },
+): Promise<DemoOutcome[]> {
   const gateway = gatewayUrl.replace(/\/+$/, '');
   // The trailing slash matters: the SDK resolves '.well-known/agent-card.json' relative to it.
-  return runDemoAgainst(`${gateway}/agents/code-reviewer/`, log, gateway);
+  return runDemoAgainst(`${gateway}/agents/code-reviewer/`, log, { ...admin, url: admin.url.replace(/\/+$/, '') });
 }
 
 /** Runs the demo against any code-reviewer base URL (directly, or behind a gateway). With
- * `gatewayUrl`, each step also shows what the gateway recorded about the call. */
+ * `admin` (the gateway's admin listener), each step also shows what the gateway recorded. */
 export async function runDemoAgainst(
   agentBaseUrl: string,
   log: (line: string) => void = console.log,
-  gatewayUrl?: string,
+  admin?: AdminAccess,
 ): Promise<DemoOutcome[]> {
   const client = await new ClientFactory().createFromUrl(agentBaseUrl);
   log(`code-reviewer at ${agentBaseUrl} (${client.transport.protocolName}, A2A ${client.protocolVersion})`);
@@ -57,11 +73,13 @@ export async function runDemoAgainst(
     const message = userMessage(parts, { taskId });
     const result = await client.sendMessage(sendRequest(message), { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
     const outcome = outcomeOf(label, result);
-    if (gatewayUrl) outcome.recorded = await recordedBy(gatewayUrl, message.messageId);
+    const recorded = admin ? await recordedBy(admin, message.messageId) : undefined;
+    if (typeof recorded === 'object') outcome.recorded = recorded;
     outcomes.push(outcome);
     log(`${outcomes.length}. ${label}`);
     log(`   -> ${render(outcome)}`);
     if (outcome.recorded) log(`   gateway recorded: ${renderRecorded(outcome.recorded)}`);
+    else if (typeof recorded === 'string') log(`   (no gateway record: ${recorded})`);
     return outcome;
   };
 
@@ -74,10 +92,16 @@ export async function runDemoAgainst(
   return outcomes;
 }
 
-/** The gateway's record of the call that carried `messageId` (GET /exchanges, README). */
-async function recordedBy(gatewayUrl: string, messageId: string): Promise<DemoOutcome['recorded']> {
-  const url = `${gatewayUrl}/exchanges?agent=code-reviewer&messageId=${encodeURIComponent(messageId)}&limit=1`;
-  const res = await fetch(url, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+/** The gateway's record of the call that carried `messageId` (GET /exchanges, README), or why
+ * the admin listener could not say. */
+async function recordedBy(admin: AdminAccess, messageId: string): Promise<DemoOutcome['recorded'] | string> {
+  const url = `${admin.url}/exchanges?agent=code-reviewer&messageId=${encodeURIComponent(messageId)}&limit=1`;
+  const headers: Record<string, string> = admin.token ? { authorization: `Bearer ${admin.token}` } : {};
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }).catch((err: Error) => err);
+  if (res instanceof Error || !res.ok) {
+    const why = res instanceof Error ? res.message : `HTTP ${res.status}`;
+    return `${url.split('?')[0]}: ${why} (see --admin, A2A_GATEWAY_ADMIN_TOKEN)`;
+  }
   const body = (await res.json()) as {
     exchanges?: Array<{ a2a?: { kind: string; taskId?: string; state?: string }; findings: Array<{ rule: string }> }>;
   };
@@ -117,9 +141,12 @@ function render(o: DemoOutcome): string {
 const short = (id: string): string => `${id.slice(0, 8)}…`;
 
 async function main(): Promise<void> {
-  const gateway = process.argv[2] ?? process.env.A2A_GATEWAY_URL ?? DEFAULT_GATEWAY_URL;
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { admin: { type: 'string' } } });
+  const gateway = positionals[0] ?? process.env.A2A_GATEWAY_URL ?? DEFAULT_GATEWAY_URL;
+  const url = values.admin ?? process.env.A2A_GATEWAY_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+  const token = process.env.A2A_GATEWAY_ADMIN_TOKEN || undefined;
   try {
-    await runDemo(gateway);
+    await runDemo(gateway, console.log, { url, ...(token ? { token } : {}) });
   } catch (err) {
     console.error(`demo failed against ${gateway}: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = 1;

@@ -7,12 +7,7 @@ import { Registry } from 'prom-client';
 import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { createMetrics } from './metrics/metrics.js';
-import {
-  metricsHandler,
-  startMetricsListener,
-  type MetricsListener,
-  type MetricsListenOptions,
-} from './metrics/metrics-endpoint.js';
+import { metricsHandler } from './metrics/metrics-endpoint.js';
 import { createTracing } from './tracing/tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing/tracing-config.js';
 import type { TracingLog } from './tracing/export-thread.js';
@@ -37,10 +32,8 @@ export interface Telemetry {
   readonly tracingEnabled: boolean;
   /** OTEL_* settings that were ignored, for the start-up log. */
   readonly warnings: readonly string[];
-  /** For the control app: `app.get('/metrics', telemetry.metricsHandler)`. */
+  /** For the admin app: `app.get('/metrics', telemetry.metricsHandler)`. */
   readonly metricsHandler: () => Promise<Response>;
-  /** A separate metrics listener (e.g. an admin port). */
-  listenMetrics(options: MetricsListenOptions): Promise<MetricsListener>;
   /** Exports the spans still queued; call once the listener has drained. */
   shutdown(): Promise<void>;
 }
@@ -59,7 +52,6 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     tracingEnabled: tracing.enabled,
     warnings,
     metricsHandler: metricsHandler(registry),
-    listenMetrics: (listen) => startMetricsListener(registry, listen),
     shutdown: () => tracing.shutdown(),
   };
 }

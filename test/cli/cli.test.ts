@@ -6,6 +6,8 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { startOtlpReceiver } from '../telemetry/support/otlp-receiver.js';
@@ -48,6 +50,23 @@ describe('a2a-gateway CLI', () => {
     expect(run.stderr).toMatch(/listen\.port/);
   });
 
+  it('names the listener whose address is taken, and exits 1', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as AddressInfo).port;
+    try {
+      const config = file(
+        'taken.yaml',
+        `listen: { host: 127.0.0.1, port: 0 }\nadmin: { listen: { host: 127.0.0.1, port: ${taken} } }\nagents:\n  a:\n    url: http://127.0.0.1:1\n`,
+      );
+      const run = spawnSync(process.execPath, [CLI, '--config', config], { encoding: 'utf8', timeout: 10_000 });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`cannot listen on 127.0.0.1:${taken} (admin.listen): EADDRINUSE`);
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+  });
+
   it('explains its usage on a bad command line', () => {
     const run = spawnSync(process.execPath, [CLI, 'frobnicate'], { encoding: 'utf8' });
     expect(run.status).toBe(2);
@@ -56,7 +75,10 @@ describe('a2a-gateway CLI', () => {
 
   it('serves, honours --port, and exits 0 on SIGTERM', async () => {
     const peer = await startPeerV1();
-    const config = file('ok.yaml', `listen: { host: 127.0.0.1, port: 1 }\nagents:\n  a:\n    url: ${peer.url}\n`);
+    const config = file(
+      'ok.yaml',
+      `listen: { host: 127.0.0.1, port: 1 }\nadmin: { listen: { port: 0 } }\nagents:\n  a:\n    url: ${peer.url}\n`,
+    );
     const { child, url } = await startCli(['--config', config, '--port', '0']);
     try {
       const res = await request(`${url}/healthz`);
@@ -73,7 +95,10 @@ describe('a2a-gateway CLI', () => {
 
   it('exports spans from its export thread (the built worker) and flushes them on SIGTERM', async () => {
     const [peer, receiver] = await Promise.all([startPeerV1(), startOtlpReceiver()]);
-    const config = file('traced.yaml', `listen: { host: 127.0.0.1, port: 0 }\nagents:\n  a:\n    url: ${peer.url}\n`);
+    const config = file(
+      'traced.yaml',
+      `listen: { host: 127.0.0.1, port: 0 }\nadmin: { listen: { port: 0 } }\nagents:\n  a:\n    url: ${peer.url}\n`,
+    );
     // A long batch delay: the spans can only arrive through the flush at shutdown.
     const { child, url } = await startCli(['--config', config], {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,

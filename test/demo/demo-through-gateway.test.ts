@@ -1,5 +1,5 @@
 /** `npm run demo` through the gateway: a question comes back as a direct message, a diff as a
- * task, and the gateway's record of each call (GET /exchanges) says the same. */
+ * task, and the gateway's record of each call (GET /exchanges on the admin listener) says the same. */
 import { describe, expect, it } from 'vitest';
 import { startDemoFleet } from '../../src/demo/fleet.js';
 import { runDemo } from '../../src/demo/client.js';
@@ -15,7 +15,7 @@ describe('npm run demo through the gateway', () => {
     try {
       const lines: string[] = [];
       const outcomes = await withDeadline(
-        runDemo(gateway.url, (l) => lines.push(l)),
+        runDemo(gateway.url, (l) => lines.push(l), { url: gateway.adminUrl }),
         15_000,
         'demo',
       );

@@ -15,7 +15,12 @@ async function run(logConfig: Record<string, unknown>): Promise<Array<Record<str
     new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }),
   );
   const config = parseConfig(
-    JSON.stringify({ listen: { port: 0 }, log: logConfig, agents: { a: { url: peer.url } } }),
+    JSON.stringify({
+      listen: { port: 0 },
+      admin: { listen: { port: 0 } },
+      log: logConfig,
+      agents: { a: { url: peer.url } },
+    }),
     'test',
     {},
   );

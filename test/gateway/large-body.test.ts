@@ -84,7 +84,7 @@ beforeAll(async () => {
   const config = join(dir, 'gw.yaml');
   writeFileSync(
     config,
-    `listen: { host: 127.0.0.1, port: 0 }\nlog: { level: info }\nagents:\n  big:\n    url: http://127.0.0.1:${(upstream.address() as AddressInfo).port}\n`,
+    `listen: { host: 127.0.0.1, port: 0 }\nadmin: { listen: { port: 0 } }\nlog: { level: info }\nagents:\n  big:\n    url: http://127.0.0.1:${(upstream.address() as AddressInfo).port}\n`,
   );
   gateway = spawn(process.execPath, [CLI, '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

@@ -31,7 +31,7 @@ async function exchangeOf(queryStrings?: 'keep') {
   const gateway = await startTestGateway({ a: { url: upstream.url } }, { log }, [], pino({ level: 'info' }, sink));
   try {
     await (await fetch(`${gateway.url}/agents/a/tasks?api_key=s3cret&historyLength=2&flag`)).text();
-    const records = (await (await fetch(`${gateway.url}/exchanges?agent=a`)).json()) as any;
+    const records = (await (await fetch(`${gateway.adminUrl}/exchanges?agent=a`)).json()) as any;
     return {
       path: records.exchanges?.[0]?.path ?? records[0]?.path,
       logged: lines.find((l) => l['msg'] === 'exchange'),

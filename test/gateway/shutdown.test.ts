@@ -1,5 +1,5 @@
 /** Graceful shutdown: stop accepting, let exchanges in flight finish for the grace period,
- * then end streams cleanly between two events. */
+ * then end streams cleanly between two events; the admin listener closes once traffic has drained. */
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startPeerV1 } from '../peers/peer-v1.js';
@@ -26,11 +26,16 @@ describe('graceful shutdown', () => {
       });
       await new Promise((r) => setTimeout(r, 100)); // the request is now with the agent
       const closed = gateway.close();
+      // The admin listener stays up while traffic drains, and says so; it closes after.
+      const adminReady = await request(`${gateway.adminUrl}/readyz`);
+      expect(adminReady.statusCode).toBe(503);
+      expect(await adminReady.body.json()).toEqual({ status: 'draining' });
       const res = await pending;
       const body = (await res.body.json()) as { result: { task: { status: { state: string } } } };
       expect(body.result.task.status.state).toBe('TASK_STATE_COMPLETED');
       await closed;
       await expect(request(`${gateway.url}/healthz`)).rejects.toThrow();
+      await expect(request(`${gateway.adminUrl}/healthz`)).rejects.toThrow();
     } finally {
       await peer.close();
     }

@@ -55,8 +55,8 @@ async function gatewayFor(
   return { gateway, lines };
 }
 
-async function get(gateway: RunningGateway, path: string, headers: Record<string, string> = {}) {
-  const res = await request(`${gateway.url}${path}`, { headers });
+async function get(gateway: RunningGateway, path: string, headers: Record<string, string> = {}, base = gateway.url) {
+  const res = await request(`${base}${path}`, { headers });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text };
 }
@@ -69,8 +69,10 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
+/** The full catalog (admin listener): reachability and card errors included. */
 async function catalog(gateway: RunningGateway): Promise<Array<Record<string, any>>> {
-  return (JSON.parse((await get(gateway, '/agents')).text) as { agents: Array<Record<string, any>> }).agents;
+  const res = await get(gateway, '/agents', {}, gateway.adminUrl);
+  return (JSON.parse(res.text) as { agents: Array<Record<string, any>> }).agents;
 }
 
 describe('a card larger than cards.maxBytes', () => {

@@ -41,7 +41,7 @@ const call = (method: string, params: unknown) =>
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   }).then((r) => r.json());
-const story = (id: string) => fetch(`${gateway.url}/tasks/a/${id}`).then((r) => r.status);
+const story = (id: string) => fetch(`${gateway.adminUrl}/tasks/a/${id}`).then((r) => r.status);
 
 describe('task stories', () => {
   it('are not made for task ids only the client named', async () => {

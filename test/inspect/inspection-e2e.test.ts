@@ -102,9 +102,9 @@ describe.each(TRANSPORTS)('A2A 1.0 over %s', (transport) => {
     expect(story.interruptedMs['TASK_STATE_INPUT_REQUIRED']).toBeGreaterThanOrEqual(50);
     expect(story.durationMs).toBeGreaterThanOrEqual(story.interruptedMs['TASK_STATE_INPUT_REQUIRED']!);
     // The same story over HTTP, for operators.
-    const res = await fetch(`${gateway.url}/tasks/reviewer/${first.id}`);
+    const res = await fetch(`${gateway.adminUrl}/tasks/reviewer/${first.id}`);
     expect(await res.json()).toMatchObject({ taskId: first.id, durationMs: story.durationMs });
-    expect((await fetch(`${gateway.url}/tasks/reviewer/unknown-task`)).status).toBe(404);
+    expect((await fetch(`${gateway.adminUrl}/tasks/reviewer/unknown-task`)).status).toBe(404);
   });
 
   it('records an agent error by its A2A code or reason', async () => {

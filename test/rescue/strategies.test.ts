@@ -219,6 +219,7 @@ describe('the client leaves while the gateway waits', () => {
     const config = parseConfig(
       JSON.stringify({
         listen: { port: 0 },
+        admin: { listen: { port: 0 } },
         agents: {
           a: {
             url: peer.url,

@@ -1,4 +1,5 @@
-/** Starts an in-process gateway on an ephemeral loopback port for tests. */
+/** Starts an in-process gateway for tests: both listeners (traffic and admin) on ephemeral
+ * loopback ports, so test files running in parallel never share the default admin port 9464. */
 import { parseConfig } from '../../src/config/load.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
@@ -9,7 +10,8 @@ export interface TestAgent {
   [key: string]: unknown;
 }
 
-/** `agents` as in the YAML config; other top-level keys may be given in `extra`. */
+/** `agents` as in the YAML config; other top-level keys may be given in `extra` (an `admin` there
+ * replaces the default one: give its `listen` too). */
 export async function startTestGateway(
   agents: Record<string, TestAgent>,
   extra: Record<string, unknown> = {},
@@ -19,6 +21,7 @@ export async function startTestGateway(
   const config = parseConfig(
     JSON.stringify({
       listen: { host: '127.0.0.1', port: 0 },
+      admin: { listen: { host: '127.0.0.1', port: 0 } },
       shutdown: { grace: '2s' },
       cards: { retry: '200ms' },
       ...extra,

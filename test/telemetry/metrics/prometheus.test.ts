@@ -1,13 +1,13 @@
 /**
- * A real Prometheus scrapes the gateway's metrics while real SDK peers and clients run a scenario
- * through it; then every PromQL expression of the Grafana dashboard and of the alert rules goes
- * through Prometheus's HTTP API. promtool checks the rule file and the /metrics output.
+ * A real Prometheus scrapes the gateway's metrics (on its admin listener, with the admin token
+ * from a credentials file, as README tells operators) while real SDK peers and clients run a
+ * scenario through it; then every PromQL expression of the Grafana dashboard and of the alert
+ * rules goes through Prometheus's HTTP API. promtool checks the rule file and the /metrics output.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Registry } from 'prom-client';
 import { parse as parseYaml } from 'yaml';
 import { startPeerV1 } from '../../peers/peer-v1.js';
 import type { Peer } from '../../peers/peer-common.js';
@@ -16,10 +16,7 @@ import { collect, within, withDeadline } from '../../peers/deadline.js';
 import { asMessage, asTask } from '../../peers/inspect.js';
 import { startTestGateway } from '../../support/gateway.js';
 import type { RunningGateway } from '../../../src/gateway.js';
-import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
-import { startMetricsListener, type MetricsListener } from '../../../src/telemetry/metrics/metrics-endpoint.js';
 import { promtool, startPrometheus, waitFor, type Prometheus, type QueryResult } from '../support/prometheus.js';
-import { samples } from '../support/registry.js';
 
 const DASHBOARD = fileURLToPath(new URL('../../../dashboards/a2a-gateway.json', import.meta.url));
 const ALERTS = fileURLToPath(new URL('../../../dashboards/a2a-alerts.yml', import.meta.url));
@@ -44,13 +41,21 @@ function grafanaExpr(expr: string): string {
 
 let peer: Peer;
 let gateway: RunningGateway;
-let listener: MetricsListener;
 let prometheus: Prometheus;
-const registry = new Registry();
+const ADMIN_TOKEN = randomUUID();
 
-async function requestsSeenByGateway(): Promise<number> {
-  return (await samples(registry)).filter((s) => s.name === 'a2a_requests_total').reduce((n, s) => n + s.value, 0);
+/** What the gateway's own /metrics says now: every sample of `name` added up. */
+async function gatewayTotal(name: string): Promise<number> {
+  const res = await fetch(gateway.metricsUrl!, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(res.status).toBe(200);
+  const sample = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`);
+  return (await res.text())
+    .split('\n')
+    .map((line) => sample.exec(line)?.[1])
+    .reduce((n, value) => n + (value === undefined ? 0 : Number(value)), 0);
 }
+
+const requestsSeenByGateway = () => gatewayTotal('a2a_requests_total');
 
 async function scalar(expr: string): Promise<number | undefined> {
   const r = await prometheus.query(expr);
@@ -108,36 +113,30 @@ async function scenario(): Promise<void> {
 
   // A client that hangs up after the first event of a long stream.
   const abort = new AbortController();
-  const before = (await samples(registry))
-    .filter((s) => s.name === 'a2a_client_aborts_total')
-    .reduce((n, s) => n + s.value, 0);
+  const before = await gatewayTotal('a2a_client_aborts_total');
   const res = await post('reviewer', rpc('SendStreamingMessage', userMsg('sleep:5000 hang up on me')), abort.signal);
   await withDeadline(res.body!.getReader().read(), 5000, 'first stream chunk');
   abort.abort();
-  await waitFor(
-    async () =>
-      (await samples(registry)).filter((s) => s.name === 'a2a_client_aborts_total').reduce((n, s) => n + s.value, 0) >
-      before,
-    5000,
-    'client abort counted',
-  );
+  await waitFor(async () => (await gatewayTotal('a2a_client_aborts_total')) > before, 5000, 'client abort counted');
 }
 
 beforeAll(async () => {
   peer = await startPeerV1({ stepMs: 20 });
-  const metrics = createMetrics(registry, { agents: ['reviewer', 'gone', 'rescued'] });
-  listener = await startMetricsListener(registry, { host: '127.0.0.1', port: 0 });
   gateway = await startTestGateway(
     {
       reviewer: { url: peer.url },
       gone: { url: 'http://127.0.0.1:1' },
       rescued: { url: peer.url, timeoutRescue: { enabled: true, clientTimeout: '4s' } },
     },
-    {},
-    [metrics.observer],
+    { admin: { listen: { host: '127.0.0.1', port: 0 }, token: ADMIN_TOKEN } },
   );
-  metrics.trackTasks(gateway.tracker);
-  prometheus = await startPrometheus({ targets: [new URL(listener.url).host], ruleFiles: [ALERTS] });
+  const scrape = new URL(gateway.metricsUrl!);
+  prometheus = await startPrometheus({
+    targets: [scrape.host],
+    metricsPath: scrape.pathname,
+    bearerToken: ADMIN_TOKEN,
+    ruleFiles: [ALERTS],
+  });
   await waitFor(async () => (await scalar('up{job="a2a-gateway"}')) === 1, 15_000, 'first scrape');
   // Two rounds with a scrape between them, so every counter and bucket has grown between two
   // samples and rate() has something to show.
@@ -150,7 +149,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await prometheus?.close();
   await gateway?.close();
-  await Promise.all([listener?.close(), peer?.close()]);
+  await peer?.close();
 });
 
 describe('the Grafana dashboard against a real Prometheus', () => {
@@ -250,7 +249,8 @@ describe('the alert rules against a real Prometheus', () => {
 
 describe("the gateway's /metrics output", () => {
   it('passes promtool check metrics', async () => {
-    const text = await (await fetch(`${listener.url}/metrics`)).text();
+    const res = await fetch(gateway.metricsUrl!, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const text = await res.text();
     expect(text).toContain('a2a_requests_total{');
     expect(text).toContain('process_cpu_user_seconds_total');
     const check = promtool(['check', 'metrics'], text);

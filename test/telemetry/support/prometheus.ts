@@ -41,14 +41,30 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPrometheus(opts: { targets: string[]; ruleFiles?: string[] }): Promise<Prometheus> {
+export interface PrometheusOptions {
+  /** `host:port` of each scrape target. */
+  targets: string[];
+  ruleFiles?: string[];
+  /** Default `/metrics`. */
+  metricsPath?: string;
+  /** Sent as `Authorization: Bearer …`, from a credentials file, as the README tells operators. */
+  bearerToken?: string;
+}
+
+export async function startPrometheus(opts: PrometheusOptions): Promise<Prometheus> {
   requireBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'a2a-prom-'));
+  const tokenFile = join(dir, 'admin-token');
+  if (opts.bearerToken !== undefined) writeFileSync(tokenFile, opts.bearerToken);
   const config = [
     'global: { scrape_interval: 1s, evaluation_interval: 1s }',
     `rule_files: ${JSON.stringify(opts.ruleFiles ?? [])}`,
     'scrape_configs:',
     `  - job_name: a2a-gateway`,
+    `    metrics_path: ${JSON.stringify(opts.metricsPath ?? '/metrics')}`,
+    ...(opts.bearerToken !== undefined
+      ? [`    authorization: { type: Bearer, credentials_file: ${JSON.stringify(tokenFile)} }`]
+      : []),
     `    static_configs: [{ targets: ${JSON.stringify(opts.targets)} }]`,
   ].join('\n');
   writeFileSync(join(dir, 'prometheus.yml'), config);
