@@ -25,6 +25,9 @@ COPY dashboards ./dashboards
 RUN mkdir -p /etc/a2a-gateway && cp config/gateway.yaml /etc/a2a-gateway/gateway.yaml
 USER node
 EXPOSE 8080
+# The admin listener (/metrics, /exchanges, …): only when your config binds admin.listen to
+# 0.0.0.0 — then set admin.token too. The bundled config keeps it on the container's loopback.
+EXPOSE 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "dist/cli.js"]

@@ -80,7 +80,7 @@ function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity
   if (cached.card && cached.status === 200) {
     templatesMade++;
     const rewrite = rewriteCard(cached.card, agentUrl, PLACEHOLDER);
-    const card = security ? withoutSignatures(withGatewaySecurity(rewrite.card, security)) : rewrite.card;
+    const card = security ? withGatewaySecurity(rewrite.card, security) : rewrite.card;
     const body = Buffer.from(JSON.stringify(card));
     template = { parts: split(body), etag: etagOf(body), rewrite, recent: new Map() };
   } else {
@@ -90,12 +90,6 @@ function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity
   }
   templates.set(cached.body, template);
   return template;
-}
-
-/** A card the gateway changed carries no JWS over the agent's card (spec §8.4). */
-function withoutSignatures(card: Record<string, unknown>): Record<string, unknown> {
-  const { signatures: _dropped, ...rest } = card;
-  return rest;
 }
 
 export function renderCard(

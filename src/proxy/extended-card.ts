@@ -5,19 +5,43 @@
  * rewritten inside the agent's bytes (src/cards/rewrite-bytes.ts): only the interface URLs change
  * (and `signatures` go), never a number, a duplicate key or an escape. An answer that is no card
  * (a Task, invalid JSON, …) is passed on as it came, with the finding `a2a.extended-card-not-a-card`.
+ *
+ * With `auth` on, the card also advertises the gateway's security schemes instead of the
+ * agent's (src/cards/security.ts), as the public card does: the SDK 1.3.0 client replaces the
+ * public card with the extended one, and would otherwise send what the agent asks for. That
+ * change is made on the parsed card (re-serialised), as for the public card.
  */
 import type { BodyRewrite } from './forward.js';
 import type { RequestFacts } from '../a2a/request.js';
-import type { Binding } from '../a2a/operations.js';
+import type { Binding, ProtocolVersion } from '../a2a/operations.js';
 import { rewriteCardBytes } from '../cards/rewrite-bytes.js';
 import { etagOf } from '../cards/etag.js';
+import { withGatewaySecurity, type CardSecurity } from '../cards/security.js';
 
 /** The request asks for the extended card (routes and methods: src/a2a/rest-routes.ts, operations.ts). */
 export function isExtendedCardRequest(facts: RequestFacts | undefined): boolean {
   return facts?.operation === 'GetExtendedAgentCard';
 }
 
-export function extendedCardRewrite(binding: Binding, agentUrl: string, publicAgentUrl: string): BodyRewrite {
+/** The card inside the (URL-rewritten) answer, with the gateway's schemes. */
+function secured(body: Uint8Array, binding: Binding, version: ProtocolVersion, security: CardSecurity): Uint8Array {
+  const doc = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+  const out =
+    binding === 'jsonrpc'
+      ? { ...doc, result: withGatewaySecurity(doc['result'] as Record<string, unknown>, security) }
+      : withGatewaySecurity(doc, security, version === '0.3' ? '0.3-proto' : undefined);
+  return Buffer.from(JSON.stringify(out));
+}
+
+export function extendedCardRewrite(
+  binding: Binding,
+  agentUrl: string,
+  publicAgentUrl: string,
+  security?: { readonly schemes: CardSecurity; readonly version: ProtocolVersion },
+): BodyRewrite {
   return {
     maxBytes: 1 << 20,
     apply(body, headers) {
@@ -29,8 +53,9 @@ export function extendedCardRewrite(binding: Binding, agentUrl: string, publicAg
           findings: [{ rule: 'a2a.extended-card-not-a-card', count: 1, detail: rewrite.notCard }],
         };
       }
-      if (rewrite.body === body) return { body, headers }; // the agent's bytes, and its ETag for them
-      const out = Buffer.from(rewrite.body.buffer, rewrite.body.byteOffset, rewrite.body.byteLength);
+      const bytes = security ? secured(rewrite.body, binding, security.version, security.schemes) : rewrite.body;
+      if (bytes === body) return { body, headers }; // the agent's bytes, and its ETag for them
+      const out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       const kept: string[] = [];
       for (let i = 0; i < headers.length; i += 2) {
         const name = headers[i]!.toLowerCase();

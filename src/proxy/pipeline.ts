@@ -136,7 +136,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         errorContext,
         keepaliveMs: upstream.config.sse.keepalive,
         stream: wantsStream(req, facts),
-        rewriteFor: responseRewrite(exchange, deps.access, admission, errorContext, publicAgentUrl),
+        rewriteFor: responseRewrite(exchange, deps.access, deps.cardSecurity, admission, errorContext, publicAgentUrl),
       });
     } catch (err) {
       // A body that failed a limit while its start was read is still classified by now.
@@ -161,14 +161,19 @@ async function admit(exchange: Exchange, gate: AccessGate, address: string, comp
 function responseRewrite(
   exchange: Exchange,
   gate: AccessGate,
+  security: CardSecurity | undefined,
   admission: Admission,
   errorContext: ErrorContext,
   publicAgentUrl: () => string,
 ): ForwardRequest['rewriteFor'] {
   const { upstream } = exchange;
   if (isExtendedCardRequest(exchange.request)) {
+    const version = exchange.request?.version ?? errorContext.version;
+    const secured = security && { schemes: security, version };
     return (status) =>
-      status === 200 ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl()) : undefined;
+      status === 200
+        ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl(), secured)
+        : undefined;
   }
   const caller = admission.principal?.id;
   if (admission.filterTasks && caller !== undefined) {
