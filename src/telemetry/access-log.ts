@@ -36,6 +36,12 @@ export function accessLog(log: Logger): ExchangeObserver {
           bytesOut: r.bytesOut,
           outcome: r.outcome,
           ...(r.error ? { error: r.error } : {}),
+          // Who called and what access control refused, named one by one so that a field added
+          // to the facts later reaches the log only by choice (pino leaves out undefined keys).
+          principal: r.access?.principal,
+          denied: r.access?.denied,
+          rateLimited: r.access?.rateLimited,
+          pushRefused: r.access?.pushRefused,
         },
         'exchange',
       );

@@ -8,7 +8,13 @@ import { TASK_STATES, type TaskState } from '../../a2a/task-state.js';
 import { RULE_IDS } from '../../a2a/findings.js';
 import { GATEWAY_ERROR_REASONS } from '../../transport/errors.js';
 import type { A2AFacts } from '../../exchange/record.js';
-import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../../exchange/record.js';
+import {
+  ACCESS_DENIALS,
+  EXCHANGE_KINDS,
+  PUSH_REFUSALS,
+  RESCUE_OUTCOMES,
+  RESCUE_STRATEGIES,
+} from '../../exchange/record.js';
 
 export const OTHER = 'other';
 /** `state` of an exchange that carried no task. */
@@ -23,6 +29,8 @@ const STRATEGIES: ReadonlySet<string> = new Set(RESCUE_STRATEGIES);
 const KINDS: ReadonlySet<string> = new Set(EXCHANGE_KINDS);
 const BINDING_SET: ReadonlySet<string> = new Set(BINDINGS);
 const VERSIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);
+const DENIALS: ReadonlySet<string> = new Set(ACCESS_DENIALS);
+const REFUSALS: ReadonlySet<string> = new Set(PUSH_REFUSALS);
 
 const closed = (set: ReadonlySet<string>, value: string | undefined): string =>
   value !== undefined && set.has(value) ? value : OTHER;
@@ -41,6 +49,10 @@ export interface Labeler {
   reason(reason: string | undefined): string;
   rescueOutcome(outcome: string | undefined): string;
   rescueStrategy(strategy: string): string;
+  /** Why access control refused a call (ACCESS_DENIALS). */
+  denial(reason: string): string;
+  /** Why a push-notification webhook was refused (PUSH_REFUSALS). */
+  pushRefusal(rule: string): string;
 }
 
 export function createLabeler(agents: readonly string[]): Labeler {
@@ -57,5 +69,7 @@ export function createLabeler(agents: readonly string[]): Labeler {
     reason: (reason) => closed(REASONS, reason),
     rescueOutcome: (outcome) => closed(OUTCOMES, outcome),
     rescueStrategy: (strategy) => closed(STRATEGIES, strategy),
+    denial: (reason) => closed(DENIALS, reason),
+    pushRefusal: (rule) => closed(REFUSALS, rule),
   };
 }

@@ -93,6 +93,21 @@ export const METRICS = {
     help: 'Exchanges the client abandoned before the response body ended.',
     labelNames: ['agent', 'method'],
   },
+  authDenied: {
+    name: 'a2a_auth_denied_total',
+    help: "Calls access control refused, by reason: a failed authentication, the agent's access rules (forbidden), or another caller's task (not-owner). The caller is never a label.",
+    labelNames: ['agent', 'reason'],
+  },
+  rateLimited: {
+    name: 'a2a_rate_limited_total',
+    help: "Calls refused because the caller's rate limit was used up (429).",
+    labelNames: ['agent'],
+  },
+  pushRefused: {
+    name: 'a2a_push_refused_total',
+    help: 'Push-notification webhooks the gateway refused, by the rule that refused them.',
+    labelNames: ['agent', 'rule'],
+  },
   rescues: {
     name: 'a2a_timeout_rescues_total',
     help: 'Blocking SendMessage calls handled by the timeout rescue, by outcome (settled, deadline, message, error, client-gone, agent-blocked).',

@@ -7,12 +7,12 @@ import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 
 import { TASK_STATES, isTerminal } from '../../a2a/task-state.js';
 import { RULE_IDS } from '../../a2a/findings.js';
 import type { ExchangeObserver } from '../../exchange/exchange.js';
-import type { ExchangeRecord, Finding } from '../../exchange/record.js';
+import type { AccessFacts, ExchangeRecord, Finding } from '../../exchange/record.js';
 import type { TaskListener, TaskStore, TaskTracker } from '../../tasks/tracker.js';
 import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
-import { createLabeler } from './labels.js';
+import { createLabeler, type Labeler } from './labels.js';
 import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../transport/errors.js';
-import { STREAM_EVENT_KINDS } from '../../exchange/record.js';
+import { ACCESS_DENIALS, PUSH_REFUSALS, STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import { OpenTasks } from './open-tasks.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 
@@ -61,6 +61,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const rescues = counter(METRICS.rescues);
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
   const rescuePolls = histogram(METRICS.rescuePolls);
+  const countAccess = accessCounters(counter, options.agents, labels);
 
   const tasks: Gauge = new Gauge({
     ...METRICS.tasks,
@@ -128,6 +129,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     if (record.error && rejectionReasons.has(record.error.reason))
       rejections.inc({ agent, reason: record.error.reason });
     if (record.outcome === 'client-gone') clientAborts.inc({ agent, method });
+    if (record.access) countAccess(record.access, agent);
     const rescue = record.rescue;
     if (rescue) {
       const strategy = labels.rescueStrategy(rescue.strategy);
@@ -155,6 +157,32 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       taskStore = tracker.store;
       tracker.subscribe(taskListener);
     },
+  };
+}
+
+/**
+ * The access-control families (issue #13), each started at zero for every configured agent and
+ * label value so an alert sees the first denial as an increase. They count from `record.access`,
+ * not from the gateway error: a `not-owner` denial is answered as an unknown task. The principal
+ * is never a label (unbounded, and personal data); it is in traces and the access log.
+ */
+function accessCounters(
+  counter: (def: FamilyDef) => Counter,
+  agents: readonly string[],
+  labels: Labeler,
+): (access: AccessFacts, agent: string) => void {
+  const denied = counter(METRICS.authDenied);
+  const rateLimited = counter(METRICS.rateLimited);
+  const pushRefused = counter(METRICS.pushRefused);
+  for (const agent of agents) {
+    for (const reason of ACCESS_DENIALS) denied.inc({ agent, reason }, 0);
+    rateLimited.inc({ agent }, 0);
+    for (const rule of PUSH_REFUSALS) pushRefused.inc({ agent, rule }, 0);
+  }
+  return (access, agent) => {
+    if (access.denied !== undefined) denied.inc({ agent, reason: labels.denial(access.denied) });
+    if (access.rateLimited) rateLimited.inc({ agent });
+    if (access.pushRefused !== undefined) pushRefused.inc({ agent, rule: labels.pushRefusal(access.pushRefused) });
   };
 }
 

@@ -9,7 +9,7 @@
  * equal spans made from the original, for generated records.
  */
 import type { TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { A2AFacts, ExchangeOutcome, ExchangeRecord } from '../../exchange/record.js';
+import type { A2AFacts, AccessFacts, ExchangeOutcome, ExchangeRecord } from '../../exchange/record.js';
 import type { SpanRecord } from './span-facts.js';
 
 /** The gateway's call to the agent. */
@@ -70,11 +70,17 @@ type StreamTuple = [
   error: number,
   keepalives: number,
 ];
+type AccessTuple = [
+  principal: string | undefined,
+  denied: AccessFacts['denied'],
+  rateLimited: boolean | undefined,
+  pushRefused: AccessFacts['pushRefused'],
+];
 type ParentTuple = [traceId: string, spanId: string, traceFlags: number, traceState: string | undefined];
 type ClientTuple = [spanId: string, startMs: number, origin: string, path: string];
 
 export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): PackedExchange {
-  const { a2a, error } = record;
+  const { a2a, error, access } = record;
   const a2aError = a2a?.error;
   const stream = a2a?.stream;
   const { parent, client } = trace;
@@ -88,6 +94,7 @@ export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): Pack
     error?.reason,
     error?.message,
     record.findings.length > 0 ? record.findings.map((f) => f.rule) : undefined,
+    access && ([access.principal, access.denied, access.rateLimited, access.pushRefused] satisfies AccessTuple),
     // its A2A facts (a binding of undefined: there were none)
     a2a?.binding,
     a2a?.version,
@@ -133,6 +140,7 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
   const errorReason = next<string | undefined>();
   const errorMessage = next<string | undefined>();
   const rules = next<string[] | undefined>();
+  const access = next<AccessTuple | undefined>();
   const binding = next<A2AFacts['binding'] | undefined>();
   const a2a: A2AFacts = {
     binding: binding!, // dropped below when undefined
@@ -178,6 +186,7 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
       error: errorReason === undefined ? undefined : { reason: errorReason, message: errorMessage ?? '' },
       findings: rules ? rules.map((rule) => ({ rule })) : NO_FINDINGS,
       a2a: binding === undefined ? undefined : a2a,
+      access: access && unpackAccess(access),
     },
     trace: {
       traceId,
@@ -199,4 +208,14 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
       eventsDropped,
     },
   };
+}
+
+/** Only the facts that were set, so an unpacked record equals the one packed. */
+function unpackAccess([principal, denied, rateLimited, pushRefused]: AccessTuple): AccessFacts {
+  const access: AccessFacts = {};
+  if (principal !== undefined) access.principal = principal;
+  if (denied !== undefined) access.denied = denied;
+  if (rateLimited !== undefined) access.rateLimited = rateLimited;
+  if (pushRefused !== undefined) access.pushRefused = pushRefused;
+  return access;
 }

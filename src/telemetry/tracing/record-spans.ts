@@ -30,7 +30,7 @@ import {
   type IdGenerator,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { STREAM_EVENT_KINDS } from '../../exchange/record.js';
+import { STREAM_EVENT_KINDS, type AccessFacts } from '../../exchange/record.js';
 import type { ClientCall, ExchangeTrace, FinishedExchange, RemoteParent } from './exchange-pack.js';
 import { spanName, type SpanRecord } from './span-facts.js';
 import type { TracingOptions } from './tracing-config.js';
@@ -169,7 +169,16 @@ function serverAttributes(record: SpanRecord, t: ExchangeTrace): Attributes {
   if (error !== undefined) attrs[A.ATTR_ERROR_TYPE] = error;
   if (record.findings.length > 0) attrs[A.ATTR_GATEWAY_FINDINGS] = record.findings.map((f) => f.rule);
   if (t.eventsDropped > 0) attrs[A.ATTR_GATEWAY_EVENTS_DROPPED] = t.eventsDropped;
+  if (record.access) addAccessAttributes(attrs, record.access);
   return attrs;
+}
+
+/** Who called and what access control refused, so a denial's trace can be found by caller. */
+function addAccessAttributes(attrs: Attributes, access: AccessFacts): void {
+  if (access.principal !== undefined) attrs[A.ATTR_ENDUSER_ID] = access.principal;
+  if (access.denied !== undefined) attrs[A.ATTR_GATEWAY_ACCESS_DENIED] = access.denied;
+  if (access.rateLimited) attrs[A.ATTR_GATEWAY_RATE_LIMITED] = true;
+  if (access.pushRefused !== undefined) attrs[A.ATTR_GATEWAY_PUSH_REFUSED] = access.pushRefused;
 }
 
 function clientAttributes(record: SpanRecord, client: ClientCall): Attributes {

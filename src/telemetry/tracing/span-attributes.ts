@@ -24,6 +24,12 @@ export const ATTR_A2A_TASK_STATE = 'a2a.task.state';
 export const ATTR_A2A_MESSAGE_ID = 'a2a.message.id';
 export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
+/**
+ * Who called (the API key's client name or the JWT's principal claim). Only in the package's
+ * incubating entry point (`ATTR_ENDUSER_ID`, experimental, flagged as personal data), so pinned
+ * here like the drafts above.
+ */
+export const ATTR_ENDUSER_ID = 'enduser.id';
 
 // The gateway's own.
 /** `message` or `task`: the shape the agent answered with (also `error`, `other`). */
@@ -37,6 +43,12 @@ export const ATTR_GATEWAY_PARTIAL = 'a2a.gateway.partial';
 export const ATTR_GATEWAY_FINDINGS = 'a2a.gateway.findings';
 /** JSON-RPC code or REST ErrorInfo reason of an A2A error the agent answered with. */
 export const ATTR_GATEWAY_A2A_ERROR = 'a2a.gateway.a2a_error';
+/** Why access control refused the call (an ACCESS_DENIALS member). */
+export const ATTR_GATEWAY_ACCESS_DENIED = 'a2a.gateway.access.denied';
+/** The caller's rate limit refused the call. */
+export const ATTR_GATEWAY_RATE_LIMITED = 'a2a.gateway.access.rate_limited';
+/** Why the push-notification webhook was refused (a PUSH_REFUSALS member). */
+export const ATTR_GATEWAY_PUSH_REFUSED = 'a2a.gateway.access.push_refused';
 export const ATTR_GATEWAY_STREAM_EVENTS = 'a2a.gateway.stream.events';
 export const ATTR_GATEWAY_STREAM_KEEPALIVES = 'a2a.gateway.stream.keepalives';
 /** Span events not recorded because the per-span cap was reached. */

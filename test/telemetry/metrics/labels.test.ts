@@ -6,7 +6,14 @@ import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../../src/a2a/operat
 import { TASK_STATES } from '../../../src/a2a/task-state.js';
 import { RULE_IDS } from '../../../src/a2a/findings.js';
 import { GATEWAY_ERROR_REASONS } from '../../../src/transport/errors.js';
-import { EXCHANGE_KINDS, RESCUE_OUTCOMES, RESCUE_STRATEGIES, type A2AFacts } from '../../../src/exchange/record.js';
+import {
+  ACCESS_DENIALS,
+  EXCHANGE_KINDS,
+  PUSH_REFUSALS,
+  RESCUE_OUTCOMES,
+  RESCUE_STRATEGIES,
+  type A2AFacts,
+} from '../../../src/exchange/record.js';
 
 const labels = createLabeler(['reviewer']);
 const facts = (partial: Partial<A2AFacts>) =>
@@ -24,6 +31,8 @@ describe('label sets', () => {
     for (const reason of GATEWAY_ERROR_REASONS) expect(labels.reason(reason)).toBe(reason);
     for (const outcome of RESCUE_OUTCOMES) expect(labels.rescueOutcome(outcome)).toBe(outcome);
     for (const strategy of RESCUE_STRATEGIES) expect(labels.rescueStrategy(strategy)).toBe(strategy);
+    for (const reason of ACCESS_DENIALS) expect(labels.denial(reason)).toBe(reason);
+    for (const rule of PUSH_REFUSALS) expect(labels.pushRefusal(rule)).toBe(rule);
   });
 
   it('turn anything else into other', () => {
@@ -38,5 +47,7 @@ describe('label sets', () => {
     expect(labels.reason('TEAPOT')).toBe(OTHER);
     expect(labels.rescueOutcome('maybe')).toBe(OTHER);
     expect(labels.rescueStrategy('hope')).toBe(OTHER);
+    expect(labels.denial('bad-vibes')).toBe(OTHER);
+    expect(labels.pushRefusal('push-url-ugly')).toBe(OTHER);
   });
 });

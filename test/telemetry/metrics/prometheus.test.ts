@@ -41,15 +41,27 @@ function grafanaExpr(expr: string): string {
 
 let peer: Peer;
 let gateway: RunningGateway;
+/** The same peer behind `auth` (API keys, a JWT issuer), rules and a rate limit; scraped too. */
+let locked: RunningGateway;
 let prometheus: Prometheus;
 const ADMIN_TOKEN = randomUUID();
 
-/** What the gateway's own /metrics says now: every sample of `name` added up. */
+/** Both gateways' /metrics as they are now. */
+async function exposition(): Promise<string> {
+  const texts = await Promise.all(
+    [gateway, locked].map(async (gw) => {
+      const res = await fetch(gw.metricsUrl!, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(res.status).toBe(200);
+      return res.text();
+    }),
+  );
+  return texts.join('\n');
+}
+
+/** What the gateways' own /metrics say now: every sample of `name` added up. */
 async function gatewayTotal(name: string): Promise<number> {
-  const res = await fetch(gateway.metricsUrl!, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  expect(res.status).toBe(200);
   const sample = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`);
-  return (await res.text())
+  return (await exposition())
     .split('\n')
     .map((line) => sample.exec(line)?.[1])
     .reduce((n, value) => n + (value === undefined ? 0 : Number(value)), 0);
@@ -75,6 +87,48 @@ async function ingested(): Promise<void> {
 
 const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
 const userMsg = (text: string) => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+
+const PLANNER_KEY = 'planner-key-0123456789';
+const INTRUDER_KEY = 'intruder-key-0123456789';
+const FLOODER_KEY = 'flooder-key-0123456789';
+/** A JWT whose issuer's key set cannot be fetched (the `locked` gateway's jwksUrl answers nothing). */
+const UNVERIFIABLE_JWT = [
+  { alg: 'RS256', kid: 'k1', typ: 'JWT' },
+  { sub: 'someone', iss: 'https://idp.test', aud: 'a2a-gateway', exp: Math.floor(Date.now() / 1000) + 3600 },
+]
+  .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+  .concat('c2ln')
+  .join('.');
+
+/**
+ * Calls the `locked` gateway's access control refuses: no or a wrong credential, an unverifiable
+ * JWT, an operation the rules keep from the caller, another caller's task, and more calls than
+ * the rate limit lets through.
+ */
+async function accessScenario(): Promise<void> {
+  const call = async (credentials: Record<string, string>, method: string, params: unknown) => {
+    const res = await fetch(`${locked.url}/agents/locked/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...credentials },
+      body: rpc(method, params),
+      signal: AbortSignal.timeout(5000),
+    });
+    return { status: res.status, body: (await res.json()) as { result?: { task?: { id: string } } } };
+  };
+  expect((await call({}, 'SendMessage', userMsg('what is 6x7?'))).status).toBe(401);
+  expect((await call({ 'x-api-key': 'not-a-key-0123456789' }, 'SendMessage', userMsg('hi'))).status).toBe(401);
+  expect((await call({ authorization: `Bearer ${UNVERIFIABLE_JWT}` }, 'SendMessage', userMsg('hi'))).status).toBe(401);
+  const planned = await call({ 'x-api-key': PLANNER_KEY }, 'SendMessage', userMsg('process this'));
+  const taskId = planned.body.result!.task!.id;
+  const intruder = { 'x-api-key': INTRUDER_KEY };
+  expect((await call(intruder, 'CancelTask', { id: taskId })).status).toBe(403);
+  // Another caller's task: the protocol's TaskNotFound, as if it did not exist.
+  await call(intruder, 'GetTask', { id: taskId });
+  const flood = [];
+  for (let i = 0; i < 6; i++)
+    flood.push((await call({ 'x-api-key': FLOODER_KEY }, 'SendMessage', userMsg('hi'))).status);
+  expect(flood).toContain(429);
+}
 
 /** One pass of traffic that every dashboard panel should show. */
 async function scenario(): Promise<void> {
@@ -110,6 +164,17 @@ async function scenario(): Promise<void> {
   // An A2A error (unknown method: JSON-RPC -32601) and an unreachable agent.
   await (await post('reviewer', rpc('NoSuchMethod', {}))).text();
   expect((await post('gone', rpc('GetTask', { id: 'x' }))).status).toBe(502);
+  // A webhook at a link-local address (cloud metadata): the push guard, on by default, refuses it.
+  await (
+    await post(
+      'reviewer',
+      rpc('SendMessage', {
+        ...userMsg('notify me'),
+        configuration: { taskPushNotificationConfig: { url: 'http://169.254.169.254/hook' } },
+      }),
+    )
+  ).text();
+  await accessScenario();
 
   // A client that hangs up after the first event of a long stream.
   const abort = new AbortController();
@@ -130,14 +195,30 @@ beforeAll(async () => {
     },
     { admin: { listen: { host: '127.0.0.1', port: 0 }, token: ADMIN_TOKEN } },
   );
+  locked = await startTestGateway(
+    {
+      locked: {
+        url: peer.url,
+        access: { methods: { CancelTask: ['planner'] } },
+        rateLimit: { requests: 5, per: '1m' },
+      },
+    },
+    {
+      admin: { listen: { host: '127.0.0.1', port: 0 }, token: ADMIN_TOKEN },
+      auth: {
+        apiKeys: { planner: { key: PLANNER_KEY }, intruder: { key: INTRUDER_KEY }, flooder: { key: FLOODER_KEY } },
+        jwt: { issuer: 'https://idp.test', audience: 'a2a-gateway', jwksUrl: 'http://127.0.0.1:1/jwks.json' },
+      },
+    },
+  );
   const scrape = new URL(gateway.metricsUrl!);
   prometheus = await startPrometheus({
-    targets: [scrape.host],
+    targets: [scrape.host, new URL(locked.metricsUrl!).host],
     metricsPath: scrape.pathname,
     bearerToken: ADMIN_TOKEN,
     ruleFiles: [ALERTS],
   });
-  await waitFor(async () => (await scalar('up{job="a2a-gateway"}')) === 1, 15_000, 'first scrape');
+  await waitFor(async () => (await scalar('sum(up{job="a2a-gateway"})')) === 2, 15_000, 'first scrapes');
   // Two rounds with a scrape between them, so every counter and bucket has grown between two
   // samples and rate() has something to show.
   await scenario();
@@ -148,7 +229,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prometheus?.close();
-  await gateway?.close();
+  await Promise.all([gateway?.close(), locked?.close()]);
   await peer?.close();
 });
 
@@ -166,7 +247,7 @@ describe('the Grafana dashboard against a real Prometheus', () => {
     const res = await fetch(
       `${prometheus.url}/api/v1/label/agent/values?${new URLSearchParams({ 'match[]': 'a2a_requests_total' })}`,
     );
-    expect(((await res.json()) as { data: string[] }).data.sort()).toEqual(['gone', 'rescued', 'reviewer']);
+    expect(((await res.json()) as { data: string[] }).data.sort()).toEqual(['gone', 'locked', 'rescued', 'reviewer']);
   });
 
   it.each(panels.map((p) => [p.title, p] as const))(
@@ -183,6 +264,25 @@ describe('the Grafana dashboard against a real Prometheus', () => {
       expect(values.filter(Number.isFinite).length, 'samples with a value').toBeGreaterThan(0);
     },
   );
+
+  it('the access-control panels show denials by reason, rate-limited calls and refused webhooks', async () => {
+    const query = async (title: string) => {
+      const panel = panels.find((p) => p.title === title)!;
+      return (await prometheus.query(grafanaExpr(panel.targets![0]!.expr))).data!.result;
+    };
+    const reasons = (await query('Auth denials by reason')).map((s) => s.metric.reason).sort();
+    expect(reasons).toEqual(['forbidden', 'invalid-key', 'jwks-unavailable', 'missing', 'not-owner']);
+    const limited = (await query('Rate-limited requests by agent')).filter((s) => Number(s.value[1]) > 0);
+    expect(limited.map((s) => s.metric.agent)).toEqual(['locked']);
+    expect((await query('Push webhooks refused by rule')).map((s) => s.metric.rule)).toEqual(['push-url-address']);
+  });
+
+  it('no series carries a principal, as a label or a value', async () => {
+    const res = await fetch(`${prometheus.url}/api/v1/labels`);
+    expect(((await res.json()) as { data: string[] }).data).not.toContain('principal');
+    const text = await exposition();
+    for (const principal of ['planner', 'intruder', 'flooder', 'someone']) expect(text).not.toContain(principal);
+  });
 
   it('the headline shows message and task traffic for the agent', async () => {
     const headline = panels[0]!;
@@ -201,13 +301,15 @@ describe('the alert rules against a real Prometheus', () => {
     parseYaml(readFileSync(ALERTS, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
   ).groups.flatMap((g) => g.rules);
 
-  it('covers error ratio, stuck tasks, input-required backlog, findings and unreachable agents', () => {
+  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents and denials', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'A2AAgentErrorRatio',
       'A2ATaskStuckWorking',
       'A2AInputRequiredBacklog',
       'A2AConformanceFinding',
       'A2AUpstreamUnreachable',
+      'A2AAuthDenialsHigh',
+      'A2AJwksUnavailable',
     ]);
   });
 
@@ -237,6 +339,12 @@ describe('the alert rules against a real Prometheus', () => {
     const expr = rules.find((r) => r.alert === 'A2AUpstreamUnreachable')!.expr;
     const result = await prometheus.query(expr);
     expect(result.data!.result.map((s) => s.metric.agent)).toEqual(['gone']);
+  });
+
+  it('the JWKS expression picks out the agent whose tokens could not be checked', async () => {
+    const expr = rules.find((r) => r.alert === 'A2AJwksUnavailable')!.expr;
+    const result = await prometheus.query(expr);
+    expect(result.data!.result.map((s) => s.metric.agent)).toEqual(['locked']);
   });
 
   it('promtool check rules passes, and the rule unit tests pass', () => {

@@ -5,7 +5,13 @@ import { packExchange, unpackExchange, type ExchangeTrace } from '../../../src/t
 import { OPERATIONS } from '../../../src/a2a/operations.js';
 import { TASK_STATES } from '../../../src/a2a/task-state.js';
 import { RULE_IDS } from '../../../src/a2a/findings.js';
-import type { A2AFacts, ExchangeRecord } from '../../../src/exchange/record.js';
+import {
+  ACCESS_DENIALS,
+  PUSH_REFUSALS,
+  type A2AFacts,
+  type AccessFacts,
+  type ExchangeRecord,
+} from '../../../src/exchange/record.js';
 import { record } from '../support/records.js';
 import { recordInMemory } from '../support/spans.js';
 
@@ -35,6 +41,16 @@ const a2aFacts: fc.Arbitrary<A2AFacts> = fc.record(
   { requiredKeys: ['binding', 'version', 'operation', 'kind', 'partial'] },
 ) as fc.Arbitrary<A2AFacts>;
 
+const accessFacts: fc.Arbitrary<AccessFacts> = fc.record(
+  {
+    principal: fc.string(),
+    denied: fc.constantFrom(...ACCESS_DENIALS),
+    rateLimited: fc.boolean(),
+    pushRefused: fc.constantFrom(...PUSH_REFUSALS),
+  },
+  { requiredKeys: [] },
+);
+
 const exchangeRecord: fc.Arbitrary<ExchangeRecord> = fc
   .record({
     agent: fc.string({ minLength: 1 }),
@@ -43,6 +59,7 @@ const exchangeRecord: fc.Arbitrary<ExchangeRecord> = fc
     outcome: fc.constantFrom('complete', 'client-gone', 'upstream-error', 'gateway-error'),
     error: maybe(fc.record({ reason: fc.string(), message: fc.string() })),
     a2a: maybe(a2aFacts),
+    access: maybe(accessFacts),
     rules: fc.array(fc.constantFrom(...RULE_IDS), { maxLength: 3 }),
   })
   .map(({ rules, ...fields }) => record({ ...fields, findings: rules.map((rule) => ({ rule, count: 1 })) }));

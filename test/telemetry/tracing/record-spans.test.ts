@@ -106,6 +106,46 @@ describe('the spans of a finished exchange', () => {
     expect(call!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'refused' });
   });
 
+  it('carry the caller as enduser.id and what access control refused, on the server span only', () => {
+    const trace = ids();
+    const [server, call] = recordInMemory()({
+      record: record({ a2a: facts(), access: { principal: 'alice@example.com' } }),
+      trace: { ...trace, client: client(trace) },
+    });
+    expect(server!.attributes['enduser.id']).toBe('alice@example.com');
+    expect(Object.keys(server!.attributes).filter((k) => k.startsWith('a2a.gateway.access.'))).toEqual([]);
+    expect(call!.attributes['enduser.id']).toBeUndefined();
+
+    const [denied] = recordInMemory()({
+      record: record({
+        status: 401,
+        outcome: 'gateway-error',
+        error: { reason: 'UNAUTHENTICATED', message: 'the token has expired' },
+        access: { denied: 'expired' },
+      }),
+      trace: ids(),
+    });
+    expect(denied!.attributes).toMatchObject({
+      'a2a.gateway.access.denied': 'expired',
+      'error.type': 'UNAUTHENTICATED',
+      'http.response.status_code': 401,
+    });
+    expect(denied!.attributes['enduser.id']).toBeUndefined();
+
+    const [limited] = recordInMemory()({
+      record: record({
+        status: 429,
+        access: { principal: 'bob', rateLimited: true, pushRefused: 'push-url-address' },
+      }),
+      trace: ids(),
+    });
+    expect(limited!.attributes).toMatchObject({
+      'enduser.id': 'bob',
+      'a2a.gateway.access.rate_limited': true,
+      'a2a.gateway.access.push_refused': 'push-url-address',
+    });
+  });
+
   it('carry the span events noted on the request thread, at their own times, and count the dropped ones', () => {
     const trace = ids({
       events: [

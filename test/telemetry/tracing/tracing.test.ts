@@ -228,6 +228,56 @@ describe('spans over OTLP/HTTP', () => {
     expect(client.attributes['error.type']).toBe('UPSTREAM_UNREACHABLE');
   });
 
+  it("carries the caller's principal as enduser.id, and why access control refused a call", async () => {
+    const key = 'planner-key-0123456789';
+    const locked = await startTestGateway(
+      { reviewer: { url: peer.url } },
+      { auth: { apiKeys: { planner: { key } } } },
+      [tracing.observer],
+    );
+    const traces = [randomUUID().replace(/-/g, ''), randomUUID().replace(/-/g, '')];
+    try {
+      const credentials: Record<string, string>[] = [{ 'x-api-key': key }, {}];
+      for (const [i, traceId] of traces.entries()) {
+        const res = await fetch(`${locked.url}/agents/reviewer/a2a/jsonrpc`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'a2a-version': '1.0',
+            traceparent: `00-${traceId}-${traceId.slice(0, 16)}-01`,
+            ...credentials[i],
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'SendMessage',
+            params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } },
+          }),
+          signal: AbortSignal.timeout(5000),
+        });
+        expect(res.status).toBe(i === 0 ? 200 : 401);
+        await res.text();
+      }
+    } finally {
+      await locked.close();
+    }
+    const spans = await flushed();
+    const [admitted, refused] = traces.map((t) =>
+      one(spans, `server span of ${t}`, (s) => s.traceId === t && s.kind === SERVER),
+    );
+    expect(admitted!.attributes['enduser.id']).toBe('planner');
+    expect(admitted!.attributes['a2a.gateway.access.denied']).toBeUndefined();
+    expect(
+      one(spans, 'client span', (s) => s.traceId === traces[0] && s.kind === CLIENT).attributes['enduser.id'],
+    ).toBeUndefined();
+    expect(refused!.attributes).toMatchObject({
+      'a2a.gateway.access.denied': 'missing',
+      'error.type': 'UNAUTHENTICATED',
+      'http.response.status_code': 401,
+    });
+    expect(refused!.attributes['enduser.id']).toBeUndefined();
+  });
+
   it('gives the access log the trace id of each exchange, card requests included', async () => {
     const card = await fetch(`${gateway.url}/agents/reviewer/.well-known/agent-card.json`, {
       signal: AbortSignal.timeout(5000),
