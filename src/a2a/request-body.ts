@@ -12,28 +12,53 @@ import type { Operation, ProtocolVersion } from './operations.js';
 export type BodyRoot = 'params' | '';
 
 const MESSAGE_KEYS = ['message', 'request'] as const; // 0.3 proto field `request` has json_name `message`; accept both
-const MESSAGE_FIELDS = ['messageId', 'taskId', 'contextId', 'kind', 'role', 'parts', 'content', 'parts.*.kind'];
-const PUSH_URL_IN_CONFIGURATION = [
-  'configuration.taskPushNotificationConfig.url', // 1.0
-  'configuration.pushNotificationConfig.url', // 0.3 JSON-RPC
-  'configuration.pushNotification.url', // 0.3 proto/REST
+const MESSAGE_FIELDS = [
+  'messageId',
+  'taskId',
+  'task_id',
+  'contextId',
+  'kind',
+  'role',
+  'parts',
+  'content',
+  'parts.*.kind',
+];
+/** Push configs in a SendMessage configuration. The SDKs' ProtoJSON readers also take the proto
+ * field names (snake_case), so access control reads those as well (issue #13 item 6). */
+const PUSH_CONFIG_IN_CONFIGURATION = [
+  'configuration.taskPushNotificationConfig', // 1.0
+  'configuration.pushNotificationConfig', // 0.3 JSON-RPC
+  'configuration.pushNotification', // 0.3 proto/REST
+  'configuration.task_push_notification_config',
+  'configuration.push_notification_config',
+  'configuration.push_notification',
+];
+const PUSH_URL_IN_CONFIGURATION = PUSH_CONFIG_IN_CONFIGURATION.map((c) => `${c}.url`);
+/** Push configs of CreateTaskPushNotificationConfig: 1.0 the body itself, 0.3 JSON-RPC nested,
+ * 0.3 REST under `config` (the 0.3.14 SDK agent), each also in proto spelling. */
+const PUSH_URL_IN_CREATE = [
+  'url',
+  'pushNotificationConfig.url',
+  'push_notification_config.url',
+  'config.url',
+  'config.pushNotificationConfig.url',
+  'config.push_notification_config.url',
 ];
 const REQUEST_FIELDS = [
   'id',
   'taskId',
+  'task_id',
+  'parent',
   'tenant',
   'historyLength',
   'contextId',
-  'url',
-  'pushNotificationConfig.url',
   'pushNotificationConfigId',
   'configuration.returnImmediately',
   'configuration.blocking',
   'configuration.historyLength',
-  'configuration.taskPushNotificationConfig',
-  'configuration.pushNotificationConfig',
-  'configuration.pushNotification',
+  ...PUSH_CONFIG_IN_CONFIGURATION,
   ...PUSH_URL_IN_CONFIGURATION,
+  ...PUSH_URL_IN_CREATE,
   // The message keys themselves too: which one is present picks the message (`messageOf`).
   ...MESSAGE_KEYS,
   ...MESSAGE_KEYS.flatMap((m) => MESSAGE_FIELDS.map((f) => joinPath(m, f))),
@@ -151,6 +176,54 @@ export function pushUrl(doc: unknown, root: BodyRoot, op: Operation): string | u
     );
   }
   return undefined;
+}
+
+/** Every push webhook URL the request carries, in any spelling an SDK agent may read. */
+export function pushUrls(doc: unknown, root: BodyRoot, op: Operation): string[] | undefined {
+  const paths =
+    op === 'CreateTaskPushNotificationConfig'
+      ? PUSH_URL_IN_CREATE
+      : op === 'SendMessage' || op === 'SendStreamingMessage'
+        ? PUSH_URL_IN_CONFIGURATION
+        : undefined;
+  if (!paths) return undefined;
+  const base = baseOf(doc, root);
+  const urls = paths.map((path) => str(valueAt(base, path))).filter((u): u is string => u !== undefined);
+  return urls.length > 0 ? [...new Set(urls)] : undefined;
+}
+
+function valueAt(base: Json, path: string): Json {
+  let node = base;
+  for (const key of path.split('.')) node = node?.[key];
+  return node;
+}
+
+/**
+ * Every task id the request names, in every spelling an SDK agent may read — camelCase and
+ * snake_case, `id` where a version reads the task from it, the message's task, the 0.3 REST
+ * `parent` (`tasks/{id}`) — besides `routeTaskId`. Task ownership checks them all, so a request
+ * cannot name its own task where the gateway looks and another's where the agent does.
+ */
+export function namedTaskIds(
+  doc: unknown,
+  root: BodyRoot,
+  op: Operation,
+  idIsTask: boolean,
+  routeTaskId?: string,
+): string[] {
+  const base = baseOf(doc, root);
+  const message = messageOf(base);
+  const parent = str(base?.parent)?.match(/^tasks\/([^/]+)/)?.[1];
+  const candidates = [
+    routeTaskId,
+    str(base?.taskId),
+    str(base?.task_id),
+    idIsTask ? str(base?.id) : undefined,
+    parent,
+    op === 'SendMessage' || op === 'SendStreamingMessage' ? str(message?.taskId) : undefined,
+    op === 'SendMessage' || op === 'SendStreamingMessage' ? str(message?.task_id) : undefined,
+  ];
+  return [...new Set(candidates.filter((id): id is string => id !== undefined))];
 }
 
 export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): number | undefined {

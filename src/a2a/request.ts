@@ -26,6 +26,8 @@ import {
   messageFacts,
   payloadVersion,
   pushUrl,
+  pushUrls,
+  namedTaskIds,
   type BodyRoot,
 } from './request-body.js';
 import { matchRestRoute, tenantFromPrefix, type RestRouteMatch } from './rest-routes.js';
@@ -79,6 +81,10 @@ export interface RequestFacts {
   readonly historyLength?: number;
   /** Webhook URL of a push-notification config carried by the request. */
   readonly pushUrl?: string;
+  /** Every push webhook URL the request carries, in any spelling an agent may read (access control). */
+  readonly pushUrls?: readonly string[];
+  /** Every task id the request names, in any spelling or place an agent may read (task ownership). */
+  readonly taskIds?: readonly string[];
   readonly body: JsonBodyStatus;
   /** The whole body as `JSON.parse` returned it, when it was read that way (bodies up to
    * `parseBufferBytes`): the timeout rescue reuses it instead of parsing the body again. */
@@ -164,8 +170,10 @@ function classify(
   if (status === 'partial') findings.add('gateway.inspect-partial', partialBecause);
   const query = parseQuery(head.query !== '' ? head.query : queryInPath(head.path));
   const versionHeader = head.headers['a2a-version'];
-  const isJsonRpc = isJsonRpcBody(doc);
-  const route = isJsonRpc ? undefined : matchRestRoute(head.method, head.path);
+  // An agent routes by path first: a JSON-RPC body posted to a REST route is served as that REST
+  // operation (an Express agent does), so it is classified by the route, never by the body.
+  const route = matchRestRoute(head.method, head.path);
+  const isJsonRpc = route === undefined && isJsonRpcBody(doc);
   const payloadRoot: BodyRoot = isJsonRpc ? 'params' : '';
   const { version, signal } = decideVersion(
     {
@@ -206,6 +214,8 @@ function classify(
     blocking: specific.blocking,
     historyLength: specific.historyLength,
     pushUrl: specific.pushUrl,
+    pushUrls: specific.pushUrls,
+    taskIds: specific.taskIds,
     body: status,
     document,
     bodyBytes,
@@ -272,7 +282,19 @@ function jsonRpcFacts(
     blocking: operation === 'SendMessage' ? isBlocking(doc, complete, 'params', version) : undefined,
     historyLength: historyLengthIn(doc, 'params', operation),
     pushUrl: pushUrl(doc, 'params', operation),
+    pushUrls: pushUrls(doc, 'params', operation),
+    taskIds: namedTaskIds(doc, 'params', operation, idNamesTask(operation, known?.version ?? version)),
   };
+}
+
+/** JSON-RPC `params.id` is the task for the task operations, and for 0.3's push-config calls. */
+function idNamesTask(op: Operation, methodVersion: ProtocolVersion): boolean {
+  if (op === 'GetTask' || op === 'CancelTask' || op === 'SubscribeToTask') return true;
+  const pushConfigCall =
+    op === 'GetTaskPushNotificationConfig' ||
+    op === 'ListTaskPushNotificationConfigs' ||
+    op === 'DeleteTaskPushNotificationConfig';
+  return pushConfigCall && methodVersion === '0.3';
 }
 
 function restFacts(
@@ -300,6 +322,8 @@ function restFacts(
     blocking: operation === 'SendMessage' ? isBlocking(doc, complete, '', version) : undefined,
     historyLength: queryHistory ?? historyLengthIn(doc, '', operation),
     pushUrl: pushUrl(doc, '', operation),
+    pushUrls: pushUrls(doc, '', operation),
+    taskIds: namedTaskIds(doc, '', operation, false, route.taskId),
   };
 }
 

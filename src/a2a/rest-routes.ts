@@ -4,6 +4,10 @@
  * Also matches the 0.3 `/v1/...` forms and `/v1/card` (wire-reference §6.2), an optional
  * `/{tenant}` segment before the route (wire-reference §1, §5.7), and the well-known card paths
  * (§8.2; `/.well-known/agent.json` was the ≤0.2 path, wire-reference §6.5).
+ *
+ * Matched as leniently as the agents' routers match (Express, the SDKs' server: case-insensitive,
+ * a trailing slash ignored), so that access control (src/access/) sees the operation the agent
+ * will serve: `/TASKS/{id}/` is GetTask to the agent, so it is GetTask here.
  */
 import type { Operation } from './operations.js';
 
@@ -33,61 +37,70 @@ const SEGMENT = '([^/]+)';
 
 // Order matters: more specific tails first (`/tasks/{id}:cancel` before `/tasks/{id}`).
 const ROUTES: readonly Route[] = [
-  { pattern: /\/message:send$/, hint: '/message:send', methods: { POST: 'SendMessage' }, captures: [] },
-  { pattern: /\/message:stream$/, hint: '/message:stream', methods: { POST: 'SendStreamingMessage' }, captures: [] },
+  { pattern: /\/message:send$/i, hint: '/message:send', methods: { POST: 'SendMessage' }, captures: [] },
+  { pattern: /\/message:stream$/i, hint: '/message:stream', methods: { POST: 'SendStreamingMessage' }, captures: [] },
   {
-    pattern: new RegExp(`/tasks/${SEGMENT}:cancel$`),
+    pattern: new RegExp(`/tasks/${SEGMENT}:cancel$`, 'i'),
     hint: ':cancel',
     methods: { POST: 'CancelTask' },
     captures: ['taskId'],
   },
   // Proto says GET, spec §11.3.2 says POST; SDKs accept both (wire-reference §7.1 #2, §6.6).
   {
-    pattern: new RegExp(`/tasks/${SEGMENT}:subscribe$`),
+    pattern: new RegExp(`/tasks/${SEGMENT}:subscribe$`, 'i'),
     hint: ':subscribe',
     methods: { GET: 'SubscribeToTask', POST: 'SubscribeToTask' },
     captures: ['taskId'],
   },
   {
-    pattern: new RegExp(`/tasks/${SEGMENT}/pushNotificationConfigs/${SEGMENT}$`),
+    pattern: new RegExp(`/tasks/${SEGMENT}/pushNotificationConfigs/${SEGMENT}$`, 'i'),
     hint: '/pushNotificationConfigs/',
     methods: { GET: 'GetTaskPushNotificationConfig', DELETE: 'DeleteTaskPushNotificationConfig' },
     captures: ['taskId', 'configId'],
   },
   {
-    pattern: new RegExp(`/tasks/${SEGMENT}/pushNotificationConfigs$`),
+    pattern: new RegExp(`/tasks/${SEGMENT}/pushNotificationConfigs$`, 'i'),
     hint: '/pushNotificationConfigs',
     methods: { POST: 'CreateTaskPushNotificationConfig', GET: 'ListTaskPushNotificationConfigs' },
     captures: ['taskId'],
   },
-  { pattern: new RegExp(`/tasks/${SEGMENT}$`), hint: '/tasks/', methods: { GET: 'GetTask' }, captures: ['taskId'] },
-  { pattern: /\/tasks$/, hint: '/tasks', methods: { GET: 'ListTasks' }, captures: [] },
   {
-    pattern: /\/extendedAgentCard$/,
+    pattern: new RegExp(`/tasks/${SEGMENT}$`, 'i'),
+    hint: '/tasks/',
+    methods: { GET: 'GetTask' },
+    captures: ['taskId'],
+  },
+  { pattern: /\/tasks$/i, hint: '/tasks', methods: { GET: 'ListTasks' }, captures: [] },
+  {
+    pattern: /\/extendedAgentCard$/i,
     hint: '/extendedAgentCard',
     methods: { GET: 'GetExtendedAgentCard' },
     captures: [],
   },
-  { pattern: /\/v1\/card$/, hint: '/v1/card', methods: { GET: 'GetExtendedAgentCard' }, captures: [], onlyV1: true },
+  { pattern: /\/v1\/card$/i, hint: '/v1/card', methods: { GET: 'GetExtendedAgentCard' }, captures: [], onlyV1: true },
   {
-    pattern: /\/\.well-known\/agent(?:-card)?\.json$/,
+    pattern: /\/\.well-known\/agent(?:-card)?\.json$/i,
     hint: '/.well-known/agent',
     methods: { GET: 'AgentCard', HEAD: 'AgentCard' },
     captures: [],
   },
 ];
 
+const HINTS = ROUTES.map((route) => route.hint.toLowerCase());
+
 export function matchRestRoute(method: string, rawPath: string): RestRouteMatch | undefined {
-  const path = stripQuery(rawPath);
+  const path = stripQuery(rawPath).replace(/\/+$/, '');
+  const lower = path.toLowerCase();
   const verb = method.toUpperCase();
-  for (const route of ROUTES) {
-    if (!path.includes(route.hint)) continue;
+  for (let r = 0; r < ROUTES.length; r++) {
+    const route = ROUTES[r]!;
+    if (!lower.includes(HINTS[r]!)) continue;
     const m = route.pattern.exec(path);
     if (m === null) continue;
     const operation = route.methods[verb];
     if (operation === undefined) return undefined;
     let prefix = path.slice(0, m.index);
-    const legacyV1 = route.onlyV1 === true || prefix.endsWith('/v1');
+    const legacyV1 = route.onlyV1 === true || prefix.toLowerCase().endsWith('/v1');
     if (legacyV1 && route.onlyV1 !== true) prefix = prefix.slice(0, -'/v1'.length);
     const ids: { taskId?: string; configId?: string } = {};
     route.captures.forEach((name, i) => (ids[name] = decodeSegment(m[i + 1] as string)));

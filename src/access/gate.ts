@@ -50,6 +50,14 @@ export interface Admission {
 }
 
 export const OPEN: Admission = { filterTasks: false };
+
+/**
+ * Rules that depend on which operation a request is: a request the classifier cannot name could
+ * be any of them to the agent, so it is refused (deny by default, principle 19).
+ */
+function guardsOperations(policy: AgentPolicy): boolean {
+  return policy.taskOwnership || Object.keys(policy.methods).length > 0;
+}
 const CLOSE = { connection: 'close' };
 
 export class AccessGate {
@@ -84,7 +92,8 @@ export class AccessGate {
     return (
       !this.deps.authenticator &&
       !this.deps.policies.get(exchange.upstream.name)?.rateLimit &&
-      (!this.deps.pushGuard || (facts?.pushUrl === undefined && facts?.partial !== true))
+      (!this.deps.pushGuard ||
+        (facts?.pushUrls === undefined && facts?.pushUrl === undefined && facts?.partial !== true))
     );
   }
 
@@ -98,6 +107,14 @@ export class AccessGate {
     const access: AccessFacts = (exchange.record.access = {});
     const principal = await this.identify(exchange, access);
     await this.limitRate(exchange, policy, principal?.id ?? clientAddress, access);
+    if (principal && operation === 'unknown' && guardsOperations(policy)) {
+      access.denied = 'forbidden';
+      throw new GatewayError(
+        'PERMISSION_DENIED',
+        `agent "${agent}" admits only A2A operations the gateway recognises (it has task ownership or per-operation rules)`,
+        { agent, operation },
+      );
+    }
     if (principal && !admits(policy, principal, operation)) {
       access.denied = 'forbidden';
       throw new GatewayError('PERMISSION_DENIED', `"${principal.id}" may not call ${operation} on agent "${agent}"`, {
@@ -150,6 +167,11 @@ export class AccessGate {
   private checkOwner(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts): void {
     const verdict = checkOwnership(facts, principal.id, (taskId) => this.deps.ownerOf(agent, taskId));
     if (verdict.ok) return;
+    if ('unnamed' in verdict) {
+      throw new GatewayError('REQUEST_INVALID', `${facts.operation} names no task id the gateway can read`, {
+        agent,
+      });
+    }
     if ('unread' in verdict) {
       throw new GatewayError(
         'REQUEST_INVALID',
@@ -171,7 +193,8 @@ export class AccessGate {
       exchange.record.findings.push({ rule: 'gateway.push-url-refused', count: 1, detail: rule });
       return new A2AError('InvalidParams', message, { rule }, headers);
     };
-    if (facts.pushUrl === undefined) {
+    const urls = facts.pushUrls ?? (facts.pushUrl !== undefined ? [facts.pushUrl] : []);
+    if (urls.length === 0) {
       if (facts.partial && (await this.mayCarryPush(exchange, facts.operation))) {
         throw refuse(
           'push-config-unread',
@@ -181,8 +204,10 @@ export class AccessGate {
       }
       return;
     }
-    const verdict = await guard.check(facts.pushUrl);
-    if (!verdict.ok) throw refuse(verdict.rule, verdict.message);
+    for (const url of urls) {
+      const verdict = await guard.check(url);
+      if (!verdict.ok) throw refuse(verdict.rule, verdict.message);
+    }
   }
 
   /** A request too large to read whole may hide a push config where the agent would take one. */

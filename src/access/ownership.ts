@@ -24,7 +24,9 @@ export type OwnershipVerdict =
   /** The task is not the caller's (or unknown): answer TaskNotFound for it. */
   | { readonly ok: false; readonly taskId: string }
   /** The request was too large to read the task id from: it cannot be checked. */
-  | { readonly ok: false; readonly unread: true };
+  | { readonly ok: false; readonly unread: true }
+  /** An operation on a task that names none the gateway can read: the agent may read one it does not. */
+  | { readonly ok: false; readonly unnamed: true };
 
 export function checkOwnership(
   facts: RequestFacts,
@@ -34,8 +36,13 @@ export function checkOwnership(
   const op = facts.operation;
   const sends = op === 'SendMessage' || op === 'SendStreamingMessage';
   if (!sends && !ON_A_TASK.has(op)) return { ok: true };
-  const taskId = facts.taskId;
-  // A send without a task id starts a new task — unless the id lies past what was read.
-  if (taskId === undefined) return facts.partial ? { ok: false, unread: true } : { ok: true };
-  return ownerOf(taskId) === caller ? { ok: true } : { ok: false, taskId };
+  // Every id the request names, wherever an agent might read it (request-body.ts namedTaskIds).
+  const ids = new Set(facts.taskIds);
+  if (facts.taskId !== undefined) ids.add(facts.taskId);
+  if (ids.size === 0) {
+    if (facts.partial) return { ok: false, unread: true }; // the id may lie past what was read
+    return sends ? { ok: true } : { ok: false, unnamed: true }; // a send without one starts a task
+  }
+  for (const taskId of ids) if (ownerOf(taskId) !== caller) return { ok: false, taskId };
+  return { ok: true };
 }

@@ -66,12 +66,23 @@ export function a2aErrorBody(err: A2AError, ctx: ErrorContext): string {
   return JSON.stringify({ error: { code: kind.http, status: kind.status, message: err.message, details: [info] } });
 }
 
-export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorContext): void {
+/**
+ * `streaming`: the request asked for an SSE stream. A 0.3 JSON-RPC agent answers a streaming call
+ * that fails at once with a 200 event stream holding one `event: error` (the 0.3.14 SDK server;
+ * its client accepts nothing else for a stream), so the gateway does the same.
+ */
+export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorContext, streaming = false): void {
   if (res.headersSent) {
     res.destroy(err);
     return;
   }
   const body = a2aErrorBody(err, ctx);
+  if (streaming && ctx.binding === 'jsonrpc' && ctx.version === '0.3') {
+    const event = `event: error\ndata: ${body}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...err.headers });
+    res.end(event);
+    return;
+  }
   // JSON-RPC answers its errors with 200 (JSON-RPC over HTTP), as the SDK agents do.
   res.writeHead(ctx.binding === 'jsonrpc' ? 200 : KINDS[err.kind].http, {
     'content-type': contentTypeFor(ctx.binding, ctx.version),

@@ -284,7 +284,8 @@ function answerUnexpected(exchange: Exchange, err: unknown, errorContext: ErrorC
   if (err instanceof A2AError && !res.headersSent && !res.destroyed) {
     // The protocol's own error (TaskNotFound, InvalidParams), in the shape of the request's version.
     exchange.fail('gateway-error', err);
-    sendA2AError(res, err, { ...errorContext, version: exchange.request?.version ?? errorContext.version });
+    const version = exchange.request?.version ?? errorContext.version;
+    sendA2AError(res, err, { ...errorContext, version }, exchange.request?.streaming);
   } else if (!res.headersSent && !res.writableEnded && !res.destroyed) {
     exchange.fail('gateway-error', failure);
     sendGatewayError(res, failure, errorContext);

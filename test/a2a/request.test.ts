@@ -113,9 +113,16 @@ describe('JSON-RPC requests', () => {
     expect(rules(facts)).toEqual(['a2a.unknown-operation']);
   });
 
-  it('prefers a JSON-RPC body over a REST-looking path', () => {
-    const facts = classify({ path: '/a2a/rest/message:send', headers: V1 }, rpc('GetTask', { id: 't' }));
-    expect(facts).toMatchObject({ binding: 'jsonrpc', operation: 'GetTask' });
+  // The agent routes by path before it reads a body (an Express router does): a JSON-RPC body
+  // posted to a REST route is that REST operation to the agent, and so to access control.
+  it('classifies a JSON-RPC body on a REST route by the route, as the agent serves it', () => {
+    const facts = classify({ path: '/a2a/rest/tasks/t1:cancel', headers: V1 }, rpc('GetTask', { id: 't2' }));
+    expect(facts).toMatchObject({ binding: 'rest', operation: 'CancelTask', taskId: 't1' });
+  });
+
+  it('still reads a JSON-RPC body at a path that is no REST route', () => {
+    const facts = classify({ path: '/a2a/jsonrpc', headers: V1 }, rpc('GetTask', { id: 't' }));
+    expect(facts).toMatchObject({ binding: 'jsonrpc', operation: 'GetTask', taskId: 't' });
   });
 });
 

@@ -100,8 +100,14 @@ async function expectIndistinguishable(
   expect(comparable(mine, taskId), `${op} on alice's task vs on a never-seen task`).toEqual(
     comparable(unknown, stranger),
   );
-  // And that answer is the protocol's TaskNotFound, in the shape of the version.
-  const body = mine.json as Record<string, any>;
+  // And that answer is the protocol's TaskNotFound, in the shape of the version: for a 0.3
+  // JSON-RPC stream, one `event: error` in a 200 event stream, as the 0.3.14 agent answers it.
+  const sse = binding === 'jsonrpc' && version === '0.3' && (op === 'SubscribeToTask' || op === 'SendStreamingMessage');
+  if (sse) {
+    expect(mine.contentType).toBe('text/event-stream');
+    expect(mine.text.startsWith('event: error\ndata: ')).toBe(true);
+  }
+  const body = (sse ? JSON.parse(mine.text.slice('event: error\ndata: '.length)) : mine.json) as Record<string, any>;
   if (binding === 'jsonrpc') {
     expect(mine.status).toBe(200);
     expect(body).toMatchObject({
