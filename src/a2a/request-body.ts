@@ -178,24 +178,28 @@ export function pushUrl(doc: unknown, root: BodyRoot, op: Operation): string | u
   return undefined;
 }
 
+const CREATE_URL_KEYS = PUSH_URL_IN_CREATE.map((path) => path.split('.'));
+const SEND_URL_KEYS = PUSH_URL_IN_CONFIGURATION.map((path) => path.split('.'));
+
 /** Every push webhook URL the request carries, in any spelling an SDK agent may read. */
 export function pushUrls(doc: unknown, root: BodyRoot, op: Operation): string[] | undefined {
   const paths =
     op === 'CreateTaskPushNotificationConfig'
-      ? PUSH_URL_IN_CREATE
+      ? CREATE_URL_KEYS
       : op === 'SendMessage' || op === 'SendStreamingMessage'
-        ? PUSH_URL_IN_CONFIGURATION
+        ? SEND_URL_KEYS
         : undefined;
-  if (!paths) return undefined;
   const base = baseOf(doc, root);
-  const urls = paths.map((path) => str(valueAt(base, path))).filter((u): u is string => u !== undefined);
-  return urls.length > 0 ? [...new Set(urls)] : undefined;
-}
-
-function valueAt(base: Json, path: string): Json {
-  let node = base;
-  for (const key of path.split('.')) node = node?.[key];
-  return node;
+  if (!paths || base === null || typeof base !== 'object') return undefined;
+  if (op !== 'CreateTaskPushNotificationConfig' && base.configuration === undefined) return undefined; // the usual send
+  let urls: string[] | undefined;
+  for (const keys of paths) {
+    let node: Json = base;
+    for (const key of keys) node = node?.[key];
+    const url = str(node);
+    if (url !== undefined && !urls?.includes(url)) (urls ??= []).push(url);
+  }
+  return urls;
 }
 
 /**
@@ -210,20 +214,26 @@ export function namedTaskIds(
   op: Operation,
   idIsTask: boolean,
   routeTaskId?: string,
-): string[] {
+): string[] | undefined {
   const base = baseOf(doc, root);
-  const message = messageOf(base);
-  const parent = str(base?.parent)?.match(/^tasks\/([^/]+)/)?.[1];
-  const candidates = [
-    routeTaskId,
-    str(base?.taskId),
-    str(base?.task_id),
-    idIsTask ? str(base?.id) : undefined,
-    parent,
-    op === 'SendMessage' || op === 'SendStreamingMessage' ? str(message?.taskId) : undefined,
-    op === 'SendMessage' || op === 'SendStreamingMessage' ? str(message?.task_id) : undefined,
-  ];
-  return [...new Set(candidates.filter((id): id is string => id !== undefined))];
+  const sends = op === 'SendMessage' || op === 'SendStreamingMessage';
+  const message = sends ? messageOf(base) : undefined;
+  let ids: string[] | undefined;
+  const add = (id: string | undefined) => {
+    if (id !== undefined && !ids?.includes(id)) (ids ??= []).push(id);
+  };
+  add(routeTaskId);
+  if (base !== null && typeof base === 'object') {
+    add(str(base.taskId));
+    add(str(base.task_id));
+    if (idIsTask) add(str(base.id));
+    add(str(base.parent)?.match(/^tasks\/([^/]+)/)?.[1]);
+  }
+  if (message !== null && typeof message === 'object') {
+    add(str(message.taskId));
+    add(str(message.task_id));
+  }
+  return ids;
 }
 
 export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): number | undefined {

@@ -89,8 +89,8 @@ const ROUTES: readonly Route[] = [
 const HINTS = ROUTES.map((route) => route.hint.toLowerCase());
 
 export function matchRestRoute(method: string, rawPath: string): RestRouteMatch | undefined {
-  const path = stripQuery(rawPath).replace(/\/+$/, '');
-  const lower = path.toLowerCase();
+  const path = trimSlashes(stripQuery(rawPath));
+  const lower = hasUpperCase(path) ? path.toLowerCase() : path;
   const verb = method.toUpperCase();
   for (let r = 0; r < ROUTES.length; r++) {
     const route = ROUTES[r]!;
@@ -122,6 +122,21 @@ export function tenantFromPrefix(prefix: string, basePaths: readonly string[]): 
     if (rest !== '' && !rest.includes('/')) return decodeSegment(rest);
   }
   return undefined;
+}
+
+/** A trailing slash is ignored, as the agents' routers ignore it. */
+function trimSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47 /* / */) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+function hasUpperCase(path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c >= 65 && c <= 90) return true;
+  }
+  return false;
 }
 
 function stripQuery(path: string): string {
