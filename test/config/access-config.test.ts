@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { parseConfig } from '../../src/config/load.js';
+import { problems as problemsOf } from './problems.js';
 
 /** The issue's example, verbatim (its sha256 abbreviated with an ellipsis). */
 const CONTRACT = `admin:
@@ -38,15 +39,7 @@ agents:
 const ENV = { ADMIN_TOKEN: 'admin-token-0123456789abcdef', PLANNER_KEY: 'planner-key-0123456789' };
 const SHA256_OF_TEST = createHash('sha256').update('test').digest('hex'); // 9f86d08…
 
-const problems = (yaml: string, env: Record<string, string> = ENV) => {
-  try {
-    parseConfig(yaml, 'gw.yaml', env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-  throw new Error('expected the config to be rejected');
-};
+const problems = (yaml: string, env: Record<string, string> = ENV) => problemsOf(yaml, env);
 
 describe('access-control config contract', () => {
   it('parses the example as YAML exactly as written', () => {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { parseConfig } from '../../src/config/load.js';
 import { parseDuration } from '../../src/config/duration.js';
-
-const problems = (yaml: string, env: Record<string, string> = {}) => {
-  try {
-    parseConfig(yaml, 'gw.yaml', env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-  throw new Error('expected the config to be rejected');
-};
+import { problems } from './problems.js';
 
 describe('config', () => {
   it('fills defaults: no time limit on answers or streams, a connect timeout, default card path', () => {
