@@ -26,8 +26,6 @@ import type { RunningGateway } from '../../src/gateway.js';
 import {
   agentCalls,
   call,
-  clientV03As,
-  clientV1As,
   comparable,
   startAccessGateway,
   startWebhook,
@@ -39,7 +37,8 @@ import {
   type PrincipalName,
   type RawCall,
   type Webhook,
-} from './fixtures-own/harness.js';
+} from './support/harness.js';
+import { clientV03As, clientV1As } from './support/auth-clients.js';
 import {
   endpoints,
   restMessageV03,
@@ -48,7 +47,7 @@ import {
   type Binding,
   type TaskOp,
   type WireCall,
-} from './fixtures-own/wire.js';
+} from './support/wire.js';
 
 const STEP = 20;
 /** Long enough that only a cancel ends the task: "while the stream is open" is then certain. */

@@ -21,8 +21,6 @@ import type { ExchangeRecord } from '../../src/exchange/record.js';
 import {
   agentCalls,
   call,
-  clientV03As,
-  clientV1As,
   recordExchanges,
   rpc,
   startAccessGateway,
@@ -33,8 +31,9 @@ import {
   type RawCall,
   type RawReply,
   type Webhook,
-} from './fixtures-own/harness.js';
-import { endpoints, restMessageV03, type Binding, type Version } from './fixtures-own/wire.js';
+} from './support/harness.js';
+import { clientV03As, clientV1As } from './support/auth-clients.js';
+import { endpoints, restMessageV03, type Binding, type Version } from './support/wire.js';
 
 const REFUSED: ReadonlyArray<[url: string, rule: string]> = [
   ['http://169.254.169.254/latest/meta-data', 'push-url-address'],

@@ -20,8 +20,8 @@ import {
   wireMessageV1,
   type PrincipalName,
   type RawReply,
-} from './fixtures-own/harness.js';
-import { endpoints } from './fixtures-own/wire.js';
+} from './support/harness.js';
+import { endpoints } from './support/wire.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const LIMIT = { requests: 3, per: '1m', burst: 2 };

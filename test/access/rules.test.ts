@@ -19,8 +19,6 @@ import type { RunningGateway } from '../../src/gateway.js';
 import {
   agentCalls,
   call,
-  clientV03As,
-  clientV1As,
   recordExchanges,
   rpc,
   startAccessGateway,
@@ -30,8 +28,9 @@ import {
   type PrincipalName,
   type RawCall,
   type RawReply,
-} from './fixtures-own/harness.js';
-import { endpoints, restMessageV03, taskCall, type Binding, type Version } from './fixtures-own/wire.js';
+} from './support/harness.js';
+import { clientV03As, clientV1As } from './support/auth-clients.js';
+import { endpoints, restMessageV03, taskCall, type Binding, type Version } from './support/wire.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 const ACCESS = { allow: ['team-a', 'ops'], methods: { CancelTask: ['ops'] } };

@@ -9,14 +9,13 @@
  * no credential and names the gateway's schemes; the JWKS is fetched once for many calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskState } from '@a2a-js/sdk';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { DefaultAgentCardResolver as DefaultAgentCardResolverV03 } from 'a2a-sdk-v03/client';
-import type { Message as MessageV03, Task as TaskV03 } from 'a2a-sdk-v03';
 import type { Peer } from '../peers/peer-common.js';
 import { sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from '../peers/clients.js';
-import { collect, pollUntil, within, withDeadline } from '../peers/deadline.js';
-import { asMessage, asTask, stateName, streamTaskId, texts, trace } from '../peers/inspect.js';
+import { collect, within, withDeadline } from '../peers/deadline.js';
+import { asMessage } from '../peers/inspect.js';
+import { sdkScenariosV03, sdkScenariosV1 } from '../peers/scenarios.js';
 import {
   StaticCredential,
   authedClientV03,
@@ -74,120 +73,13 @@ describe.each(MATRIX)('SDK 1.3.0 through the gateway over $transport with $crede
       5000,
       'card resolution',
     );
-  const send = async (text: string, opts: { taskId?: string; returnImmediately?: boolean } = {}) =>
-    (await client()).sendMessage(sendRequestV1(userMessageV1(text, { taskId: opts.taskId }), opts), within(5000));
-
-  it('picks the requested transport from the gateway card', async () => {
-    const c = await client();
-    expect(c.transport.protocolName).toBe(transport);
-    expect(c.protocolVersion).toBe('1.0');
-  });
-
-  it('answers a question with a direct message', async () => {
-    const msg = asMessage(await send('what is 6x7?'));
-    expect(texts(msg.parts)).toEqual(['You asked: what is 6x7? Answer: 42.']);
-  });
-
-  it('runs a task to COMPLETED with a 2-chunk artifact', async () => {
-    const task = asTask(await send('process this'));
-    expect(stateName(task.status?.state)).toBe('COMPLETED');
-    expect(task.artifacts[0]?.artifactId).toBe(`result-${task.id.slice(0, 8)}`);
-    expect(texts(task.artifacts[0]?.parts)).toEqual(['chunk-1: processed "process this"; ', 'chunk-2: done.']);
-  });
-
-  it('parks "needs input" in INPUT_REQUIRED and completes on the follow-up', async () => {
-    const first = asTask(await send('needs input'));
-    expect(stateName(first.status?.state)).toBe('INPUT_REQUIRED');
-    const second = asTask(await send('here are the details', { taskId: first.id }));
-    expect(second.id).toBe(first.id);
-    expect(stateName(second.status?.state)).toBe('COMPLETED');
-  });
-
-  it('ends "fail" in FAILED and "reject" in REJECTED', async () => {
-    const failed = asTask(await send('fail'));
-    expect(stateName(failed.status?.state)).toBe('FAILED');
-    expect(texts(failed.status?.message?.parts)[0]).toContain('requested failure');
-    expect(stateName(asTask(await send('reject')).status?.state)).toBe('REJECTED');
-  });
-
-  it('returns immediately and completes while GetTask polls', async () => {
-    const task = asTask(await send('poll me', { returnImmediately: true }));
-    expect(['SUBMITTED', 'WORKING']).toContain(stateName(task.status?.state));
-    const c = await client();
-    const done = await pollUntil(
-      () => c.getTask({ tenant: '', id: task.id }, within(2000)),
-      (t) => t.status?.state === TaskState.TASK_STATE_COMPLETED,
-      5000,
-      'task completion',
-    );
-    expect(done.artifacts[0]?.parts).toHaveLength(2);
-  });
-
-  it('streams submitted → working → 2 chunks → completed', async () => {
-    const c = await client();
-    const events = await collect(
-      c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)),
-      5000,
-      'stream',
-    );
-    expect(trace(events)).toEqual([
-      'task:SUBMITTED',
-      'status:WORKING',
-      'artifact',
-      'artifact+append+last',
-      'status:COMPLETED',
-    ]);
-  });
-
-  it('lets a subscriber follow a running task to the end', async () => {
-    const task = asTask(await send('sleep:150 subscribe to me', { returnImmediately: true }));
-    const c = await client();
-    const events = await collect(c.resubscribeTask({ tenant: '', id: task.id }, within(5000)), 5000, 'subscription');
-    expect(streamTaskId(events)).toBe(task.id);
-    expect(trace(events).at(-1)).toBe('status:COMPLETED');
-  });
-
-  it('cancels a running task', async () => {
-    const task = asTask(await send('sleep:5000 cancel me', { returnImmediately: true }));
-    const c = await client();
-    const canceled = await c.cancelTask({ tenant: '', id: task.id, metadata: undefined }, within(3000));
-    expect(stateName(canceled.status?.state)).toBe('CANCELED');
-    expect(stateName((await c.getTask({ tenant: '', id: task.id }, within(2000))).status?.state)).toBe('CANCELED');
-  });
-
-  it('lists tasks', async () => {
-    const task = asTask(await send('list me'));
-    const list = await (
-      await client()
-    ).listTasks(
-      {
-        tenant: '',
-        contextId: '',
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageToken: '',
-        statusTimestampAfter: undefined,
-      },
-      within(2000),
-    );
-    expect(list.tasks.map((t) => t.id)).toContain(task.id);
-  });
-
-  it('gets the extended card', async () => {
-    const card = await (await client()).getAgentCard(within(2000));
-    expect(card.name).toBe('a2a-js peer (SDK 1.3.0) (extended)');
-    expect(card.skills.map((s) => s.id)).toContain('extended-only');
-  });
+  sdkScenariosV1(client, { transport, extendedCard: true });
 
   it('never passed the credentials on to the agent', () => {
     expectNoCredentials(fleet.peerV1, since, secret);
     expect(callsTo(fleet.peerV1).length).toBeGreaterThan(0);
   });
 });
-
-function task03(result: MessageV03 | TaskV03): TaskV03 {
-  if (result.kind !== 'task') throw new Error(`expected a task, got ${result.kind}`);
-  return result;
-}
 
 describe.each(MATRIX)(
   'SDK 0.3.14 through the gateway over $transport with $credential',
@@ -204,87 +96,7 @@ describe.each(MATRIX)(
         5000,
         'card resolution',
       );
-    const send = async (text: string, opts: { taskId?: string; blocking?: boolean } = {}) =>
-      (await client()).sendMessage(sendParamsV03(userMessageV03(text, { taskId: opts.taskId }), opts), within(5000));
-
-    it('answers a question with a direct message', async () => {
-      const msg = await send('what is 6x7?');
-      expect(msg.kind === 'message' && msg.parts).toEqual([
-        { kind: 'text', text: 'You asked: what is 6x7? Answer: 42.' },
-      ]);
-    });
-
-    it('runs a task to completed with a 2-chunk artifact', async () => {
-      const task = task03(await send('process this'));
-      expect(task.status.state).toBe('completed');
-      expect(task.artifacts?.[0]?.parts).toEqual([
-        { kind: 'text', text: 'chunk-1: processed "process this"; ' },
-        { kind: 'text', text: 'chunk-2: done.' },
-      ]);
-    });
-
-    it('parks "needs input" and completes on the follow-up', async () => {
-      const first = task03(await send('needs input'));
-      expect(first.status.state).toBe('input-required');
-      const second = task03(await send('more', { taskId: first.id }));
-      expect(second.id).toBe(first.id);
-      expect(second.status.state).toBe('completed');
-    });
-
-    it('ends "fail" in failed and "reject" in rejected', async () => {
-      expect(task03(await send('fail')).status.state).toBe('failed');
-      expect(task03(await send('reject')).status.state).toBe('rejected');
-    });
-
-    it('returns at once with blocking:false and completes while tasks/get polls', async () => {
-      const task = task03(await send('poll me', { blocking: false }));
-      expect(['submitted', 'working']).toContain(task.status.state);
-      const c = await client();
-      const done = await pollUntil(
-        () => c.getTask({ id: task.id }, within(2000)),
-        (t) => t.status.state === 'completed',
-        5000,
-        'completion',
-      );
-      expect(done.artifacts?.[0]?.parts).toHaveLength(2);
-    });
-
-    it('streams with final:true on the last event', async () => {
-      const c = await client();
-      const events = await collect(
-        c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)),
-        5000,
-        'stream',
-      );
-      expect(events.map((e) => e.kind)).toEqual([
-        'task',
-        'status-update',
-        'artifact-update',
-        'artifact-update',
-        'status-update',
-      ]);
-      const last = events.at(-1)!;
-      expect(last.kind === 'status-update' && last.final && last.status.state).toBe('completed');
-    });
-
-    it('resubscribes to a running task', async () => {
-      const task = task03(await send('sleep:150 subscribe to me', { blocking: false }));
-      const c = await client();
-      const events = await collect(c.resubscribeTask({ id: task.id }, within(5000)), 5000, 'resubscribe');
-      expect(events[0]?.kind).toBe('task');
-      const last = events.at(-1)!;
-      expect(last.kind === 'status-update' && last.final && last.status.state).toBe('completed');
-    });
-
-    it('cancels a running task', async () => {
-      const task = task03(await send('sleep:5000 cancel me', { blocking: false }));
-      const canceled = await (await client()).cancelTask({ id: task.id }, within(3000));
-      expect(canceled.status.state).toBe('canceled');
-    });
-
-    it('gets the extended card', async () => {
-      expect((await (await client()).getAgentCard(within(2000))).name).toBe('a2a-js peer (SDK 0.3.14) (extended)');
-    });
+    sdkScenariosV03(client, { transport, extendedCard: true });
 
     it('never passed the credentials on to the agent', () => {
       expectNoCredentials(fleet.peerV03, since, secret);

@@ -7,8 +7,9 @@ import { request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import { startPeerV1 } from '../peers/peer-v1.js';
-import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
-import { collect, within, withDeadline } from '../peers/deadline.js';
+import { clientV1 } from '../peers/clients.js';
+import { withDeadline } from '../peers/deadline.js';
+import { STREAMED_TASK_V1, streamV1 } from '../peers/scenarios.js';
 import { trace } from '../peers/inspect.js';
 
 const EVENT_1 =
@@ -56,18 +57,7 @@ describe('SSE keepalive', () => {
     const gateway = await startTestGateway({ a: { url: peer.url, sse: { keepalive: '200ms' } } });
     try {
       const client = await withDeadline(clientV1(`${gateway.url}/agents/a/`, { transport: 'JSONRPC' }), 5000, 'card');
-      const events = await collect(
-        client.sendMessageStream(sendRequestV1(userMessageV1('sleep:1200 quiet stream')), within(10_000)),
-        10_000,
-        'stream',
-      );
-      expect(trace(events)).toEqual([
-        'task:SUBMITTED',
-        'status:WORKING',
-        'artifact',
-        'artifact+append+last',
-        'status:COMPLETED',
-      ]);
+      expect(trace(await streamV1(client, 'sleep:1200 quiet stream', 10_000))).toEqual(STREAMED_TASK_V1());
     } finally {
       await gateway.close();
       await peer.close();

@@ -28,14 +28,25 @@ import type { Message as MessageV03, MessageSendParams, Part as PartV03 } from '
 import {
   ClientFactory as ClientFactoryV03,
   ClientFactoryOptions as ClientFactoryOptionsV03,
+  DefaultAgentCardResolver as DefaultAgentCardResolverV03,
+  JsonRpcTransportFactory as JsonRpcTransportFactoryV03,
+  RestTransportFactory as RestTransportFactoryV03,
   type Client as ClientV03,
 } from 'a2a-sdk-v03/client';
 import { sendRequest, textPart, userMessage } from '../../src/demo/v1-events.js';
 
 export type TransportName = 'JSONRPC' | 'HTTP+JSON';
 
-export interface ClientV1Options {
+/** Options both SDKs' helpers take: the transport to prefer and, optionally, the `fetch` to use. */
+export interface ClientOptions {
   transport: TransportName;
+  /** The `fetch` the transports call with (e.g. one that adds credentials); default: the global one. */
+  fetchImpl?: typeof fetch;
+  /** The `fetch` the card resolver uses; default: the global one (a public card needs no credential). */
+  cardFetchImpl?: typeof fetch;
+}
+
+export interface ClientV1Options extends ClientOptions {
   /**
    * Turn on the 1.3.0 client's v0.3 compat layer: 0.3 cards are translated and a 0.3
    * interface gets the legacy transport (0.3 wire shapes, A2A-Version: 0.3).
@@ -45,25 +56,28 @@ export interface ClientV1Options {
 
 /** A 1.3.0 (A2A 1.0) client for the agent whose card lives under `baseUrl`. */
 export function clientV1(baseUrl: string, opts: ClientV1Options): Promise<Client> {
-  const legacyCompat = { enabled: opts.legacyCompat === true };
+  const legacyCompat = opts.legacyCompat ? { legacyCompat: { enabled: true } } : {};
+  const transport = { ...legacyCompat, ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}) };
+  const card = { ...legacyCompat, ...(opts.cardFetchImpl ? { fetchImpl: opts.cardFetchImpl } : {}) };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       preferredTransports: [opts.transport],
-      ...(opts.legacyCompat
-        ? {
-            transports: [new JsonRpcTransportFactory({ legacyCompat }), new RestTransportFactory({ legacyCompat })],
-            cardResolver: new DefaultAgentCardResolver({ legacyCompat }),
-          }
-        : {}),
+      transports: [new JsonRpcTransportFactory(transport), new RestTransportFactory(transport)],
+      cardResolver: new DefaultAgentCardResolver(card),
     }),
   );
   return factory.createFromUrl(baseUrl);
 }
 
 /** A 0.3.14 (A2A 0.3) client for the agent whose card lives under `baseUrl`. */
-export function clientV03(baseUrl: string, opts: { transport: TransportName }): Promise<ClientV03> {
+export function clientV03(baseUrl: string, opts: ClientOptions): Promise<ClientV03> {
+  const transport = opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {};
   const factory = new ClientFactoryV03(
-    ClientFactoryOptionsV03.createFrom(ClientFactoryOptionsV03.default, { preferredTransports: [opts.transport] }),
+    ClientFactoryOptionsV03.createFrom(ClientFactoryOptionsV03.default, {
+      preferredTransports: [opts.transport],
+      transports: [new JsonRpcTransportFactoryV03(transport), new RestTransportFactoryV03(transport)],
+      cardResolver: new DefaultAgentCardResolverV03(opts.cardFetchImpl ? { fetchImpl: opts.cardFetchImpl } : {}),
+    }),
   );
   return factory.createFromUrl(baseUrl);
 }

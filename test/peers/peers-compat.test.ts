@@ -1,29 +1,15 @@
 // The SDK 1.3.0 peer with its v0.3 compatibility layer on: 0.3.14 clients (no A2A-Version
 // header) and 1.3.0 clients (A2A-Version: 1.0) share the same URLs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message, Task } from 'a2a-sdk-v03';
 import { startPeerV1 } from './peer-v1.js';
 import type { Peer } from './peer-common.js';
-import {
-  asBase,
-  clientV03,
-  clientV1,
-  sendParamsV03,
-  sendRequestV1,
-  userMessageV03,
-  userMessageV1,
-  type TransportName,
-} from './clients.js';
-import { collect, pollUntil, within, withDeadline } from './deadline.js';
+import { asBase, clientV03, clientV1, sendRequestV1, userMessageV1, type TransportName } from './clients.js';
+import { within, withDeadline } from './deadline.js';
 import { asTask, stateName } from './inspect.js';
+import { sdkScenariosV03, senderV03, task03 } from './scenarios.js';
 
 const STEP = 30;
 const TRANSPORTS: TransportName[] = ['JSONRPC', 'HTTP+JSON'];
-
-function task03(result: Message | Task): Task {
-  if (result.kind !== 'task') throw new Error('expected a task');
-  return result;
-}
 
 describe('SDK 1.3.0 peer in compat mode: the card', () => {
   let peer: Peer;
@@ -69,8 +55,7 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer in compat mode over %s', (transport) =
   });
   afterAll(() => peer.close());
   const client = () => withDeadline(clientV03(asBase(peer.url), { transport }), 5000, 'card resolution');
-  const send = async (text: string, opts: { taskId?: string; blocking?: boolean } = {}) =>
-    (await client()).sendMessage(sendParamsV03(userMessageV03(text, { taskId: opts.taskId }), opts), within(5000));
+  const send = senderV03(client);
 
   it('answers a 0.3 question with a 0.3 message', async () => {
     const msg = await send('hi?');
@@ -94,46 +79,7 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer in compat mode over %s', (transport) =
     expect(seen.every((r) => r.headers['a2a-version'] === undefined)).toBe(true);
   });
 
-  it('completes a follow-up on an input-required task', async () => {
-    const first = task03(await send('needs input'));
-    expect(first.status.state).toBe('input-required');
-    expect(task03(await send('details', { taskId: first.id })).status.state).toBe('completed');
-  });
-
-  it('honours blocking:false and tasks/get polling', async () => {
-    const task = task03(await send('poll me', { blocking: false }));
-    const c = await client();
-    const done = await pollUntil(
-      () => c.getTask({ id: task.id }, within(2000)),
-      (t) => t.status.state === 'completed',
-      5000,
-      'completion',
-    );
-    expect(done.id).toBe(task.id);
-  });
-
-  it('streams 0.3 events ending with final:true', async () => {
-    const c = await client();
-    const events = await collect(
-      c.sendMessageStream(sendParamsV03(userMessageV03('stream this')), within(5000)),
-      5000,
-      'stream',
-    );
-    expect(events[0]?.kind).toBe('task');
-    const last = events.at(-1);
-    expect(last?.kind === 'status-update' && last.status.state === 'completed' && last.final).toBe(true);
-  });
-
-  it('resubscribes and cancels', async () => {
-    const c = await client();
-    const followed = task03(await send('sleep:150 follow me', { blocking: false }));
-    const events = await collect(c.resubscribeTask({ id: followed.id }, within(5000)), 5000, 'resubscribe');
-    const last = events.at(-1);
-    expect(last?.kind === 'status-update' && last.status.state).toBe('completed');
-
-    const running = task03(await send('sleep:5000 cancel me', { blocking: false }));
-    expect((await c.cancelTask({ id: running.id }, within(3000))).status.state).toBe('canceled');
-  });
+  sdkScenariosV03(client, { transport });
 
   it('still serves 1.0 clients on the same URLs', async () => {
     const c = await withDeadline(clientV1(asBase(peer.url), { transport }), 5000, 'card');

@@ -1,11 +1,11 @@
 // The SDK 1.3.0 test peer, driven directly by the SDK 1.3.0 client over both transports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskState } from '@a2a-js/sdk';
 import { startPeerV1 } from './peer-v1.js';
 import type { Peer } from './peer-common.js';
 import { asBase, clientV1, sendRequestV1, userMessageV1, type TransportName } from './clients.js';
-import { collect, pollUntil, within, withDeadline } from './deadline.js';
-import { asMessage, asTask, stateName, streamTaskId, texts, trace } from './inspect.js';
+import { within, withDeadline } from './deadline.js';
+import { asTask, stateName, trace } from './inspect.js';
+import { sdkScenariosV1, senderV1, streamV1 } from './scenarios.js';
 
 const STEP = 30;
 const TRANSPORTS: TransportName[] = ['JSONRPC', 'HTTP+JSON'];
@@ -17,110 +17,16 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer over %s', (transport) => {
   });
   afterAll(() => peer.close());
   const client = () => withDeadline(clientV1(asBase(peer.url), { transport }), 5000, 'card resolution');
-  const send = async (text: string, opts: { taskId?: string; returnImmediately?: boolean } = {}) =>
-    (await client()).sendMessage(sendRequestV1(userMessageV1(text, { taskId: opts.taskId }), opts), within(5000));
+  const send = senderV1(client);
 
-  it('picks the requested transport from the card', async () => {
-    const c = await client();
-    expect(c.transport.protocolName).toBe(transport);
-    expect(c.protocolVersion).toBe('1.0');
-  });
-
-  it('answers a question with a direct message', async () => {
-    const msg = asMessage(await send('what is 6x7?'));
-    expect(texts(msg.parts)).toEqual(['You asked: what is 6x7? Answer: 42.']);
-    expect(msg.contextId).not.toBe('');
-  });
-
-  it('runs a default task to COMPLETED with a 2-chunk artifact', async () => {
-    const task = asTask(await send('process this'));
-    expect(stateName(task.status?.state)).toBe('COMPLETED');
-    expect(task.artifacts).toHaveLength(1);
-    expect(task.artifacts[0]?.artifactId).toBe(`result-${task.id.slice(0, 8)}`);
-    expect(texts(task.artifacts[0]?.parts)).toEqual(['chunk-1: processed "process this"; ', 'chunk-2: done.']);
-  });
-
-  it('parks "needs input" in INPUT_REQUIRED and completes on the follow-up', async () => {
-    const first = asTask(await send('needs input'));
-    expect(stateName(first.status?.state)).toBe('INPUT_REQUIRED');
-    expect(texts(first.status?.message?.parts)).toEqual(['Please provide more details.']);
-    const second = asTask(await send('here are the details', { taskId: first.id }));
-    expect(second.id).toBe(first.id);
-    expect(stateName(second.status?.state)).toBe('COMPLETED');
-  });
-
-  it('ends "fail" in FAILED and "reject" in REJECTED', async () => {
-    const failed = asTask(await send('fail'));
-    expect(stateName(failed.status?.state)).toBe('FAILED');
-    expect(texts(failed.status?.message?.parts)[0]).toContain('requested failure');
-    expect(stateName(asTask(await send('reject')).status?.state)).toBe('REJECTED');
-  });
-
-  it('returns immediately when asked and completes while GetTask polls', async () => {
-    const task = asTask(await send('poll me', { returnImmediately: true }));
-    expect(['SUBMITTED', 'WORKING']).toContain(stateName(task.status?.state));
-    const c = await client();
-    const done = await pollUntil(
-      () => c.getTask({ tenant: '', id: task.id }, within(2000)),
-      (t) => t.status?.state === TaskState.TASK_STATE_COMPLETED,
-      5000,
-      'task completion',
-    );
-    expect(done.artifacts[0]?.parts).toHaveLength(2);
-  });
-
-  it('streams submitted → working → 2 chunks → completed', async () => {
-    const c = await client();
-    const events = await collect(
-      c.sendMessageStream(sendRequestV1(userMessageV1('stream this')), within(5000)),
-      5000,
-      'stream',
-    );
-    expect(trace(events)).toEqual([
-      'task:SUBMITTED',
-      'status:WORKING',
-      'artifact',
-      'artifact+append+last',
-      'status:COMPLETED',
-    ]);
-  });
+  sdkScenariosV1(client, { transport, extendedCard: true });
 
   it('streams a question as a single message event', async () => {
-    const c = await client();
-    const events = await collect(
-      c.sendMessageStream(sendRequestV1(userMessageV1('streamed question?')), within(5000)),
-      5000,
-      'stream',
-    );
-    expect(trace(events)).toEqual(['message']);
+    expect(trace(await streamV1(await client(), 'streamed question?'))).toEqual(['message']);
   });
 
   it('drops events published after the terminal one (misbehave)', async () => {
-    const c = await client();
-    const events = await collect(
-      c.sendMessageStream(sendRequestV1(userMessageV1('misbehave')), within(5000)),
-      5000,
-      'stream',
-    );
-    expect(trace(events)).toEqual(['task:SUBMITTED', 'status:COMPLETED']);
-  });
-
-  it('lets a subscriber follow a running task to the end', async () => {
-    const task = asTask(await send('sleep:150 subscribe to me', { returnImmediately: true }));
-    const c = await client();
-    const events = await collect(c.resubscribeTask({ tenant: '', id: task.id }, within(5000)), 5000, 'subscription');
-    expect(streamTaskId(events)).toBe(task.id);
-    expect(trace(events).at(-1)).toBe('status:COMPLETED');
-  });
-
-  it('cancels a running task', async () => {
-    const task = asTask(await send('sleep:5000 cancel me', { returnImmediately: true }));
-    const c = await client();
-    const canceled = await c.cancelTask({ tenant: '', id: task.id, metadata: undefined }, within(3000));
-    expect(stateName(canceled.status?.state)).toBe('CANCELED');
-    expect(texts(canceled.status?.message?.parts)).toEqual(['Canceled on request.']);
-    const again = await c.getTask({ tenant: '', id: task.id }, within(2000));
-    expect(stateName(again.status?.state)).toBe('CANCELED');
+    expect(trace(await streamV1(await client(), 'misbehave'))).toEqual(['task:SUBMITTED', 'status:COMPLETED']);
   });
 
   it('cancels a task parked in INPUT_REQUIRED', async () => {
@@ -130,34 +36,11 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer over %s', (transport) => {
     expect(stateName(canceled.status?.state)).toBe('CANCELED');
   });
 
-  it('lists tasks', async () => {
-    const task = asTask(await send('list me'));
-    const c = await client();
-    const list = await c.listTasks(
-      {
-        tenant: '',
-        contextId: '',
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageToken: '',
-        statusTimestampAfter: undefined,
-      },
-      within(2000),
-    );
-    expect(list.tasks.map((t) => t.id)).toContain(task.id);
-  });
-
   it('takes about slowMs for a "slow" task', async () => {
     const started = Date.now();
     const task = asTask(await send('slow job'));
     expect(stateName(task.status?.state)).toBe('COMPLETED');
     expect(Date.now() - started).toBeGreaterThanOrEqual(380);
-  });
-
-  it('serves the extended card', async () => {
-    const c = await client();
-    const card = await c.getAgentCard(within(2000));
-    expect(card.name).toBe('a2a-js peer (SDK 1.3.0) (extended)');
-    expect(card.skills.map((s) => s.id)).toContain('extended-only');
   });
 
   it('records every request with its headers', async () => {
@@ -221,12 +104,7 @@ describe('SDK 1.3.0 peer card and mounting', () => {
     const peer = await startPeerV1({ streaming: false, stepMs: STEP });
     try {
       const c = await withDeadline(clientV1(asBase(peer.url), { transport: 'JSONRPC' }), 5000, 'card');
-      const events = await collect(
-        c.sendMessageStream(sendRequestV1(userMessageV1('no stream')), within(5000)),
-        5000,
-        'stream',
-      );
-      expect(trace(events)).toEqual(['task:COMPLETED']);
+      expect(trace(await streamV1(c, 'no stream'))).toEqual(['task:COMPLETED']);
     } finally {
       await peer.close();
     }

@@ -1,28 +1,24 @@
 /**
- * The official SDK clients with credentials, the way the SDKs mean it: an `AuthenticationHandler`
- * whose `headers()` supplies the credential, wrapped around `fetch` with the SDK's own
- * `createAuthenticatingFetchWithRetry` and handed to both transport factories (`fetchImpl`).
- * Card discovery keeps the SDK's plain resolver: the gateway's public card needs no credential.
+ * The official SDK clients with credentials, built by test/peers/clients.ts with a `fetchImpl`:
+ * - `authedClientV1/V03`: the way the SDKs mean it, an `AuthenticationHandler` whose `headers()`
+ *   supplies the credential, wrapped around `fetch` with the SDK's own
+ *   `createAuthenticatingFetchWithRetry`. Card discovery keeps the plain resolver: the gateway's
+ *   public card needs no credential.
+ * - `clientV1As/V03As`: one principal of ./harness.ts, its key added to every request (the card
+ *   fetch included) by `fetchAs`.
  */
 import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
   createAuthenticatingFetchWithRetry,
   type AuthenticationHandler,
   type Client,
   type HttpHeaders,
 } from '@a2a-js/sdk/client';
 import {
-  ClientFactory as ClientFactoryV03,
-  ClientFactoryOptions as ClientFactoryOptionsV03,
-  JsonRpcTransportFactory as JsonRpcTransportFactoryV03,
-  RestTransportFactory as RestTransportFactoryV03,
   createAuthenticatingFetchWithRetry as createAuthenticatingFetchWithRetryV03,
   type Client as ClientV03,
 } from 'a2a-sdk-v03/client';
-import type { TransportName } from '../../peers/clients.js';
+import { clientV03, clientV1, type TransportName } from '../../peers/clients.js';
+import { credentials, type PrincipalName } from './harness.js';
 
 /** How a caller presents its credential. */
 export type CredentialKind = 'bearer-key' | 'x-api-key' | 'jwt';
@@ -73,14 +69,7 @@ export function authedClientV1(
   transport: TransportName,
   auth: AuthenticationHandler,
 ): Promise<Client> {
-  const fetchImpl = createAuthenticatingFetchWithRetry(fetch, auth);
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      preferredTransports: [transport],
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-    }),
-  );
-  return factory.createFromUrl(baseUrl);
+  return clientV1(baseUrl, { transport, fetchImpl: createAuthenticatingFetchWithRetry(fetch, auth) });
 }
 
 /** A 0.3.14 (A2A 0.3) client presenting `auth`'s credential on every call. */
@@ -89,12 +78,27 @@ export function authedClientV03(
   transport: TransportName,
   auth: AuthenticationHandler,
 ): Promise<ClientV03> {
-  const fetchImpl = createAuthenticatingFetchWithRetryV03(fetch, auth);
-  const factory = new ClientFactoryV03(
-    ClientFactoryOptionsV03.createFrom(ClientFactoryOptionsV03.default, {
-      preferredTransports: [transport],
-      transports: [new JsonRpcTransportFactoryV03({ fetchImpl }), new RestTransportFactoryV03({ fetchImpl })],
-    }),
-  );
-  return factory.createFromUrl(baseUrl);
+  return clientV03(baseUrl, { transport, fetchImpl: createAuthenticatingFetchWithRetryV03(fetch, auth) });
+}
+
+/** `fetch` that adds `who`'s credentials to every request (what an SDK client is given). */
+export function fetchAs(who: PrincipalName, style: 'bearer' | 'apiKey' = 'bearer'): typeof fetch {
+  const extra = credentials(who, style);
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+/** A 1.3.0 (A2A 1.0) SDK client for `baseUrl` (trailing slash) sending `who`'s credentials. */
+export function clientV1As(who: PrincipalName, baseUrl: string, transport: TransportName): Promise<Client> {
+  const fetchImpl = fetchAs(who);
+  return clientV1(baseUrl, { transport, fetchImpl, cardFetchImpl: fetchImpl });
+}
+
+/** A 0.3.14 (A2A 0.3) SDK client for `baseUrl` (trailing slash) sending `who`'s credentials. */
+export function clientV03As(who: PrincipalName, baseUrl: string, transport: TransportName): Promise<ClientV03> {
+  const fetchImpl = fetchAs(who);
+  return clientV03(baseUrl, { transport, fetchImpl, cardFetchImpl: fetchImpl });
 }

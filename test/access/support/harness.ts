@@ -1,27 +1,10 @@
 // Shared by the access-control end-to-end tests (ownership, rules, rate limit, push guard): the
 // principals and their keys, a gateway with `auth` on, SDK clients that send one principal's
-// credentials, and raw HTTP calls for the exact shape of a refusal.
+// credentials (./auth-clients.ts), and raw HTTP calls for the exact shape of a refusal.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
-import {
-  ClientFactory as ClientFactoryV03,
-  ClientFactoryOptions as ClientFactoryOptionsV03,
-  DefaultAgentCardResolver as DefaultAgentCardResolverV03,
-  JsonRpcTransportFactory as JsonRpcTransportFactoryV03,
-  RestTransportFactory as RestTransportFactoryV03,
-  type Client as ClientV03,
-} from 'a2a-sdk-v03/client';
 import type { RecordedRequest, Peer } from '../../peers/peer-common.js';
-import type { TransportName } from '../../peers/clients.js';
 import { startTestGateway, type TestAgent } from '../../support/gateway.js';
 import type { RunningGateway } from '../../../src/gateway.js';
 import type { ExchangeObserver } from '../../../src/exchange/exchange.js';
@@ -96,42 +79,6 @@ export async function startWebhook(): Promise<Webhook> {
 export function credentials(who: PrincipalName, style: 'bearer' | 'apiKey' = 'bearer'): Record<string, string> {
   const key = PRINCIPALS[who].key;
   return style === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
-}
-
-/** `fetch` that adds `who`'s credentials to every request (what an SDK client is given). */
-export function fetchAs(who: PrincipalName, style: 'bearer' | 'apiKey' = 'bearer'): typeof fetch {
-  const extra = credentials(who, style);
-  return (input, init) => {
-    const headers = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-    return fetch(input, { ...init, headers });
-  };
-}
-
-/** A 1.3.0 (A2A 1.0) SDK client for `baseUrl` (trailing slash) sending `who`'s credentials. */
-export function clientV1As(who: PrincipalName, baseUrl: string, transport: TransportName): Promise<Client> {
-  const fetchImpl = fetchAs(who);
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      preferredTransports: [transport],
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  );
-  return factory.createFromUrl(baseUrl);
-}
-
-/** A 0.3.14 (A2A 0.3) SDK client for `baseUrl` (trailing slash) sending `who`'s credentials. */
-export function clientV03As(who: PrincipalName, baseUrl: string, transport: TransportName): Promise<ClientV03> {
-  const fetchImpl = fetchAs(who);
-  const factory = new ClientFactoryV03(
-    ClientFactoryOptionsV03.createFrom(ClientFactoryOptionsV03.default, {
-      preferredTransports: [transport],
-      transports: [new JsonRpcTransportFactoryV03({ fetchImpl }), new RestTransportFactoryV03({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolverV03({ fetchImpl }),
-    }),
-  );
-  return factory.createFromUrl(baseUrl);
 }
 
 export interface RawReply {
