@@ -4,6 +4,7 @@
  * with the key path and what to do.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
@@ -127,5 +128,17 @@ describe('access-control config contract', () => {
       /^pushNotifications\.allow\[0\]:/,
     );
     expect(problems(`${url}    rateLimit: { requests: 0 }\n`, {})[0]).toMatch(/agents\.a\.rateLimit\.requests/);
+  });
+});
+
+describe('the README "Access control" example', () => {
+  it('is a valid config as printed', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Access control'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(yaml).toBeDefined();
+    const config = parseConfig(yaml!, 'README.md', ENV);
+    expect(config.auth!.apiKeys['ops-bot']!.sha256).toBe(SHA256_OF_TEST);
+    expect(config.agents['code-reviewer']!.access.methods).toEqual({ CancelTask: ['ops'] });
   });
 });
