@@ -112,16 +112,8 @@ export function createAgentPipeline(deps: PipelineDeps) {
       }
 
       // 5. The headers the agent gets; observers may add to them.
-      const headers = upstreamRequestHeaders(
-        req.rawHeaders,
-        {
-          peerAddress: normalizeAddress(req.socket.remoteAddress),
-          trusted,
-          proto: 'encrypted' in req.socket ? 'https' : 'http',
-        },
-        upstream.extraHeaders,
-        admission.filterTasks ? withEncoding(deps.stripHeaders(agent)) : deps.stripHeaders(agent),
-      );
+      const strip = admission.filterTasks ? withEncoding(deps.stripHeaders(agent)) : deps.stripHeaders(agent);
+      const headers = agentHeaders(exchange, trusted, strip);
       exchange.emit('onForward', headers);
 
       // 6. Timeout rescue for blocking sends.
@@ -145,6 +137,17 @@ export function createAgentPipeline(deps: PipelineDeps) {
       inFlight.delete(exchange);
     }
   };
+}
+
+/** Hop-by-hop headers out, X-Forwarded-* in, the caller's credentials out unless forwarded, the agent's own headers set. */
+function agentHeaders(exchange: Exchange, trusted: boolean, strip: ReadonlySet<string> | undefined): string[] {
+  const { req, upstream } = exchange;
+  const forwardedFor = {
+    peerAddress: normalizeAddress(req.socket.remoteAddress),
+    trusted,
+    proto: 'encrypted' in req.socket ? ('https' as const) : ('http' as const),
+  };
+  return upstreamRequestHeaders(req.rawHeaders, forwardedFor, upstream.extraHeaders, strip);
 }
 
 /** Access control (src/access/gate.ts); a refusal of a body still arriving also closes the connection. */
