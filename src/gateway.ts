@@ -148,6 +148,7 @@ function accessControlOf(
 ): AccessControl {
   return buildAccessControl(config, {
     ownerOf: (agent, taskId) => tracker.store.ownerOf(agent, taskId),
+    contextOwnerOf: (agent, contextId) => tracker.store.contextOwnerOf(agent, contextId),
     pushCapable: async (agent) => {
       const upstream = upstreams.get(agent)!;
       const cached = await cards.get(upstream, upstream.config.cardPath, {}).catch(() => undefined);

@@ -19,6 +19,7 @@ const MESSAGE_FIELDS = [
   // Tasks a message refers to: an SDK agent loads them for its executor (task ownership checks them).
   'referenceTaskIds.*',
   'reference_task_ids.*',
+  'context_id',
   'contextId',
   'kind',
   'role',
@@ -241,6 +242,15 @@ export function namedTaskIds(
     }
   }
   return ids;
+}
+
+/** The contexts a message names (`contextId`, or the proto spelling `context_id`), for context ownership. */
+export function namedContextIds(doc: unknown, root: BodyRoot, op: Operation): string[] | undefined {
+  if (op !== 'SendMessage' && op !== 'SendStreamingMessage') return undefined;
+  const message = messageOf(baseOf(doc, root));
+  if (message === null || typeof message !== 'object') return undefined;
+  const ids = [str(message.contextId), str(message.context_id)].filter((id): id is string => id !== undefined);
+  return ids.length === 0 ? undefined : ids;
 }
 
 export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): number | undefined {

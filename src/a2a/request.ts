@@ -28,6 +28,7 @@ import {
   pushUrl,
   pushUrls,
   namedTaskIds,
+  namedContextIds,
   type BodyRoot,
 } from './request-body.js';
 import { matchRestRoute, tenantFromPrefix, type RestRouteMatch } from './rest-routes.js';
@@ -85,6 +86,8 @@ export interface RequestFacts {
   readonly pushUrls?: readonly string[];
   /** Every task id the request names, in any spelling or place an agent may read (task ownership). */
   readonly taskIds?: readonly string[];
+  /** The contexts a message names, in either spelling (context ownership). */
+  readonly contextIds?: readonly string[];
   readonly body: JsonBodyStatus;
   /** The whole body as `JSON.parse` returned it, when it was read that way (bodies up to
    * `parseBufferBytes`): the timeout rescue reuses it instead of parsing the body again. */
@@ -216,6 +219,7 @@ function classify(
     pushUrl: specific.pushUrl,
     pushUrls: specific.pushUrls,
     taskIds: specific.taskIds,
+    contextIds: specific.contextIds,
     body: status,
     document,
     bodyBytes,
@@ -284,6 +288,7 @@ function jsonRpcFacts(
     pushUrl: pushUrl(doc, 'params', operation),
     pushUrls: pushUrls(doc, 'params', operation),
     taskIds: namedTaskIds(doc, 'params', operation, idNamesTask(operation, known?.version ?? version)),
+    contextIds: namedContextIds(doc, 'params', operation),
   };
 }
 
@@ -324,6 +329,7 @@ function restFacts(
     pushUrl: pushUrl(doc, '', operation),
     pushUrls: pushUrls(doc, '', operation),
     taskIds: namedTaskIds(doc, '', operation, false, route.taskId),
+    contextIds: namedContextIds(doc, '', operation),
   };
 }
 

@@ -88,6 +88,8 @@ export interface ResponseDecoder {
   push(chunk: Uint8Array): void;
   /** The task an SSE stream is about as soon as an event named it; JSON bodies tell only at `end`. */
   readonly streamTaskId: string | undefined;
+  /** Likewise the stream's context. */
+  readonly streamContextId: string | undefined;
   end(opts?: { aborted?: boolean }): ResponseFacts;
   /** Body bytes held right now (for memory-bound tests). */
   readonly heldBytes: number;
@@ -178,6 +180,7 @@ class JsonResponseDecoder implements ResponseDecoder {
   }
 
   readonly streamTaskId = undefined;
+  readonly streamContextId = undefined;
 }
 
 class SseResponseDecoder implements ResponseDecoder {
@@ -228,6 +231,10 @@ class SseResponseDecoder implements ResponseDecoder {
   get streamTaskId(): string | undefined {
     return this.machine.currentTaskId;
   }
+
+  get streamContextId(): string | undefined {
+    return this.machine.currentContextId;
+  }
 }
 
 /** Bodies that are neither JSON nor SSE (HTML error pages, files): counted, not read. */
@@ -235,6 +242,7 @@ class OpaqueDecoder implements ResponseDecoder {
   private bytes = 0;
   readonly heldBytes = 0;
   readonly streamTaskId = undefined;
+  readonly streamContextId = undefined;
 
   constructor(
     private readonly head: ResponseHead,

@@ -60,6 +60,8 @@ export interface StreamMachine {
   onEvent(event: SseEvent): void;
   /** The task the stream is about, once an event has named it (before the stream ends). */
   readonly currentTaskId: string | undefined;
+  /** Its context, likewise. */
+  readonly currentContextId: string | undefined;
   end(sse: SseStats, aborted: boolean): StreamFacts;
 }
 
@@ -98,6 +100,10 @@ class Machine implements StreamMachine {
 
   get currentTaskId(): string | undefined {
     return this.taskId;
+  }
+
+  get currentContextId(): string | undefined {
+    return this.contextId;
   }
 
   onEvent(event: SseEvent): void {

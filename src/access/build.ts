@@ -18,6 +18,7 @@ export interface AccessControl {
 
 export interface AccessSources {
   readonly ownerOf: (agent: string, taskId: string) => string | undefined;
+  readonly contextOwnerOf: (agent: string, contextId: string) => string | undefined;
   readonly pushCapable: (agent: string) => Promise<boolean>;
 }
 
@@ -71,6 +72,7 @@ export function buildAccessControl(config: GatewayConfig, sources: AccessSources
     authenticator,
     policies: byAgent,
     ownerOf: sources.ownerOf,
+    contextOwnerOf: sources.contextOwnerOf,
     pushGuard: push.guard ? new PushGuard({ allow: push.allow, resolveTimeoutMs: push.resolveTimeout }) : undefined,
     pushCapable: sources.pushCapable,
   });

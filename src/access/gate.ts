@@ -19,7 +19,7 @@ import { A2AError, taskNotFound } from '../proxy/a2a-error.js';
 import type { AuthResult, Authenticator } from './authenticate.js';
 import type { Principal } from './principal.js';
 import { admits, mayUse, type AccessRules } from './rules.js';
-import { checkOwnership } from './ownership.js';
+import { checkOwnership, foreignContext } from './ownership.js';
 import type { RateLimit } from './rate-limit.js';
 import type { PushGuard } from './push-guard.js';
 
@@ -37,6 +37,7 @@ export interface GateDeps {
   readonly authenticator?: Authenticator;
   readonly policies: ReadonlyMap<string, AgentPolicy>;
   readonly ownerOf: (agent: string, taskId: string) => string | undefined;
+  readonly contextOwnerOf: (agent: string, contextId: string) => string | undefined;
   /** Absent: `pushNotifications.guard` is off. */
   readonly pushGuard?: PushGuard;
   /** Whether the agent's card says it sends push notifications (for bodies too large to check). */
@@ -122,7 +123,10 @@ export class AccessGate {
         operation,
       });
     }
-    if (principal && facts && policy.taskOwnership) this.checkOwner(agent, facts, principal, access);
+    if (principal && facts && policy.taskOwnership) {
+      this.checkOwner(agent, facts, principal, access);
+      this.checkContext(agent, facts, principal, access);
+    }
     if (facts) await this.checkPush(exchange, facts, access);
     return { principal, filterTasks: policy.taskOwnership && principal !== undefined && operation === 'ListTasks' };
   }
@@ -182,6 +186,16 @@ export class AccessGate {
     }
     access.denied = 'not-owner';
     throw taskNotFound(verdict.taskId);
+  }
+
+  /** A message into another caller's conversation is refused (it could read what the agent remembers). */
+  private checkContext(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts): void {
+    const foreign = foreignContext(facts, principal.id, (id) => this.deps.contextOwnerOf(agent, id));
+    if (foreign === undefined) return;
+    access.denied = 'not-owner';
+    throw new GatewayError('PERMISSION_DENIED', 'this contextId belongs to another caller; start a new context', {
+      agent,
+    });
   }
 
   /** Refuses a push webhook that is not public (SSRF), before the agent ever sees it. */

@@ -28,6 +28,22 @@ export type OwnershipVerdict =
   /** An operation on a task that names none the gateway can read: the agent may read one it does not. */
   | { readonly ok: false; readonly unnamed: true };
 
+/**
+ * Whether the caller may send into the contexts its message names: a context (a conversation,
+ * which an agent may remember) belongs to the caller its first answer went to. A context the
+ * gateway has not seen is the caller's to start.
+ */
+export function foreignContext(
+  facts: RequestFacts,
+  caller: string,
+  ownerOf: (contextId: string) => string | undefined,
+): string | undefined {
+  return facts.contextIds?.find((id) => {
+    const owner = ownerOf(id);
+    return owner !== undefined && owner !== caller;
+  });
+}
+
 export function checkOwnership(
   facts: RequestFacts,
   caller: string,

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createResponseDecoder, responseHoldBytes, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
 import type { Finding } from '../a2a/findings.js';
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
-import type { A2AFacts } from '../exchange/record.js';
+import type { A2AFacts, ExchangeRecord } from '../exchange/record.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { InspectionBudget } from './budget.js';
 import { toFacts } from './facts.js';
@@ -84,16 +84,17 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       const inspection = inspections.get(exchange);
       if (!inspection?.response) return;
       guarded(inspection, () => inspection.response!.push(chunk));
-      // A stream's task is owned from its first event: the caller may GetTask or cancel it while
-      // the stream is still open (task ownership, src/access/gate.ts).
+      // A stream's task (and context) is owned from its first event: the caller may GetTask or
+      // cancel it while the stream is still open (task ownership, src/access/gate.ts).
       if (!inspection.claimed && inspection.response.streamTaskId !== undefined) {
         inspection.claimed = true;
         const principal = exchange.record.access?.principal;
         if (principal !== undefined) {
-          options.tracker.observe(exchange.record.agent, inspection.response.streamTaskId, {
-            at: Date.now(),
-            principal,
-          });
+          const { agent } = exchange.record;
+          const at = Date.now();
+          options.tracker.observe(agent, inspection.response.streamTaskId, { at, principal });
+          const contextId = inspection.response.streamContextId;
+          if (contextId !== undefined) options.tracker.store.claimContext(agent, contextId, principal, at);
         }
       }
     },
@@ -127,6 +128,7 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       if (failure !== undefined) {
         record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
       }
+      claimContext(options.tracker, record, response);
       const confirmed = response?.stream?.taskId ?? response?.taskId;
       if (record.a2a && confirmed) {
         const at = record.startedAt + record.durationMs;
@@ -134,6 +136,14 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       }
     },
   };
+}
+
+/** The context the agent's answer named (a message's or a task's) is owned by the caller that got it first. */
+function claimContext(tracker: TaskTracker, record: ExchangeRecord, response: ResponseFacts | undefined): void {
+  const principal = record.access?.principal;
+  const contextId = response?.stream?.contextId ?? response?.contextId;
+  if (principal === undefined || contextId === undefined || response?.tag === 'error') return;
+  tracker.store.claimContext(record.agent, contextId, principal, record.startedAt + record.durationMs);
 }
 
 /** A shortened exchange that came out partial says why: the global budget, not its own size. */

@@ -53,6 +53,10 @@ export interface TaskStore {
   get(agent: string, taskId: string): TaskStory | undefined;
   /** Who owns the task; undefined when it was never seen (or forgotten, or seen without a caller). */
   ownerOf(agent: string, taskId: string): string | undefined;
+  /** Records that `contextId` came back to `principal`'s call; the first caller owns it. */
+  claimContext(agent: string, contextId: string, principal: string, at: number): void;
+  /** Who owns the context (conversation); undefined when never seen or forgotten. */
+  contextOwnerOf(agent: string, contextId: string): string | undefined;
   /** Tracked tasks per agent and current state (for the a2a_tasks gauge). */
   countByState(): Map<string, Map<TaskState, number>>;
 }
@@ -68,6 +72,8 @@ const key = (agent: string, taskId: string) => `${agent}\u0000${taskId}`;
 export class InMemoryTaskStore implements TaskStore {
   /** Map iteration order is insertion order: re-inserting on access makes it an LRU. */
   private readonly stories = new Map<string, TaskStory>();
+  /** Context owners, bounded like the stories (same capacity and TTL, least recently seen first). */
+  private readonly contexts = new Map<string, { readonly owner: string; lastSeen: number }>();
 
   constructor(private readonly options: TaskTrackerOptions) {}
 
@@ -116,6 +122,22 @@ export class InMemoryTaskStore implements TaskStore {
 
   ownerOf(agent: string, taskId: string): string | undefined {
     return this.stories.get(key(agent, taskId))?.owner;
+  }
+
+  claimContext(agent: string, contextId: string, principal: string, at: number): void {
+    const k = key(agent, contextId);
+    const known = this.contexts.get(k);
+    this.contexts.delete(k);
+    this.contexts.set(k, { owner: known?.owner ?? principal, lastSeen: Math.max(known?.lastSeen ?? at, at) });
+    for (const [old, entry] of this.contexts) {
+      if (this.contexts.size <= this.options.maxTasks && at - entry.lastSeen < this.options.ttlMs) break;
+      this.contexts.delete(old);
+    }
+  }
+
+  contextOwnerOf(agent: string, contextId: string): string | undefined {
+    const entry = this.contexts.get(key(agent, contextId));
+    return entry && Date.now() - entry.lastSeen < this.options.ttlMs ? entry.owner : undefined;
   }
 
   countByState(): Map<string, Map<TaskState, number>> {

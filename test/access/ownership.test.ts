@@ -578,3 +578,80 @@ describe('task ownership holds for every spelling the agents accept', () => {
     await expectUnheard(v03Peer, url, opts);
   });
 });
+
+/**
+ * A context is a conversation the agent may remember: a message from bob into the context of
+ * alice's answer is refused before the agent hears it; alice goes on in it, and bob may start
+ * contexts of his own (a context the gateway has not seen is the caller's to start).
+ */
+describe('context ownership', () => {
+  const v1 = () => endpoints(gateway.url, 'v1');
+  const v03 = () => endpoints(gateway.url, 'v03');
+
+  async function aliceContextV1(): Promise<string> {
+    const sent = await call(v1().jsonrpc, 'alice', {
+      body: rpc('SendMessage', { message: wireMessageV1('what?') }),
+      headers: V1,
+    });
+    const result = (sent.json as { result: { message?: { contextId: string }; task?: { contextId: string } } }).result;
+    return (result.message ?? result.task)!.contextId;
+  }
+
+  const messageIn = (contextId: string, spelling: 'contextId' | 'context_id' = 'contextId') => ({
+    ...wireMessageV1('and what did alice say?'),
+    [spelling]: contextId,
+  });
+
+  it.each(['contextId', 'context_id'] as const)(
+    "bob's message into alice's context (%s) is refused (403 in protocol); the agent hears nothing",
+    async (spelling) => {
+      const context = await aliceContextV1();
+      const since = v1Peer.requests.length;
+      const rpcReply = await call(v1().jsonrpc, 'bob', {
+        body: rpc('SendMessage', { message: messageIn(context, spelling) }, 7),
+        headers: V1,
+      });
+      expect(rpcReply.status).toBe(403);
+      expect(rpcReply.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000 } });
+      expect(JSON.stringify(rpcReply.json)).toContain('PERMISSION_DENIED');
+      const restReply = await call(`${v1().rest}/message:send`, 'bob', {
+        body: { message: messageIn(context, spelling) },
+        headers: V1,
+      });
+      expect(restReply.status).toBe(403);
+      expect(restReply.json).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED' } });
+      expect(agentCalls(v1Peer, since)).toEqual([]);
+    },
+  );
+
+  it('alice goes on in her context, and bob may start his own', async () => {
+    const context = await aliceContextV1();
+    const again = await call(v1().jsonrpc, 'alice', {
+      body: rpc('SendMessage', { message: messageIn(context) }),
+      headers: V1,
+    });
+    expect(again.status).toBe(200);
+    expect(JSON.stringify(again.json)).toContain(context);
+    const fresh = `bob-context-${unknownTaskId()}`;
+    const bobs = await call(v1().jsonrpc, 'bob', {
+      body: rpc('SendMessage', { message: messageIn(fresh) }),
+      headers: V1,
+    });
+    expect(bobs.status).toBe(200);
+    expect(JSON.stringify(bobs.json)).toContain(fresh);
+  });
+
+  it("0.3: bob's message/send into alice's context is refused; the agent hears nothing", async () => {
+    const sent = await call(v03().jsonrpc, 'alice', {
+      body: rpc('message/send', { message: wireMessageV03('what?') }),
+    });
+    const context = (sent.json as { result: { contextId: string } }).result.contextId;
+    const since = v03Peer.requests.length;
+    const reply = await call(v03().jsonrpc, 'bob', {
+      body: rpc('message/send', { message: { ...wireMessageV03('and alice?'), contextId: context } }, 9),
+    });
+    expect(reply.status).toBe(403);
+    expect(reply.json).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32000 } });
+    expect(agentCalls(v03Peer, since)).toEqual([]);
+  });
+});
