@@ -16,6 +16,9 @@ const MESSAGE_FIELDS = [
   'messageId',
   'taskId',
   'task_id',
+  // Tasks a message refers to: an SDK agent loads them for its executor (task ownership checks them).
+  'referenceTaskIds.*',
+  'reference_task_ids.*',
   'contextId',
   'kind',
   'role',
@@ -204,7 +207,8 @@ export function pushUrls(doc: unknown, root: BodyRoot, op: Operation): string[] 
 
 /**
  * Every task id the request names, in every spelling an SDK agent may read — camelCase and
- * snake_case, `id` where a version reads the task from it, the message's task, the 0.3 REST
+ * snake_case, `id` where a version reads the task from it, the message's task and the tasks it
+ * refers to (`referenceTaskIds`, which the SDK agent loads for its executor), the 0.3 REST
  * `parent` (`tasks/{id}`) — besides `routeTaskId`. Task ownership checks them all, so a request
  * cannot name its own task where the gateway looks and another's where the agent does.
  */
@@ -232,6 +236,9 @@ export function namedTaskIds(
   if (message !== null && typeof message === 'object') {
     add(str(message.taskId));
     add(str(message.task_id));
+    for (const list of [message.referenceTaskIds, message.reference_task_ids]) {
+      if (Array.isArray(list)) for (const id of list) add(str(id));
+    }
   }
   return ids;
 }

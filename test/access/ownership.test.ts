@@ -491,6 +491,20 @@ describe('task ownership holds for every spelling the agents accept', () => {
       (id) => w(`${v1().rest}/message:send`, { body: { message: snake('more', id) }, headers: V1 }),
     ],
     [
+      // The SDK agent loads referenced tasks for its executor: referring to alice's task would hand it over.
+      "JSON-RPC SendMessage of a new task referring to alice's task (referenceTaskIds)",
+      (id) =>
+        w(v1().jsonrpc, rpc1('SendMessage', { message: { ...wireMessageV1('compare'), referenceTaskIds: [id] } })),
+    ],
+    [
+      "REST message:send referring to alice's task as reference_task_ids",
+      (id) =>
+        w(`${v1().rest}/message:send`, {
+          body: { message: { ...wireMessageV1('compare'), reference_task_ids: ['unrelated', id] } },
+          headers: V1,
+        }),
+    ],
+    [
       'JSON-RPC GetTaskPushNotificationConfig naming the task as task_id',
       (id) => w(v1().jsonrpc, rpc1('GetTaskPushNotificationConfig', { task_id: id, id: 'cfg-1' })),
     ],
