@@ -193,7 +193,6 @@ function trafficServer(config: GatewayConfig, p: Parts): Server {
     limits: config.limits,
     queryStrings: config.log.queryStrings,
     access: p.access.gate,
-    stripHeaders: p.access.stripHeaders,
     cardSecurity: p.access.cardSecurity,
   });
   const control = createControlApp({

@@ -12,7 +12,6 @@ import { RateLimit } from './rate-limit.js';
 
 export interface AccessControl {
   readonly gate: AccessGate;
-  readonly stripHeaders: (agent: string) => ReadonlySet<string> | undefined;
   readonly cardSecurity: CardSecurity | undefined;
 }
 
@@ -76,11 +75,7 @@ export function buildAccessControl(config: GatewayConfig, sources: AccessSources
     pushGuard: push.guard ? new PushGuard({ allow: push.allow, resolveTimeoutMs: push.resolveTimeout }) : undefined,
     pushCapable: sources.pushCapable,
   });
-  // With `auth` on the caller's credentials are the gateway's business, not the agent's.
-  const credentials: ReadonlySet<string> = new Set(Authenticator.CREDENTIAL_HEADERS);
-  const stripHeaders = (agent: string) =>
-    authenticator && !byAgent.get(agent)?.forwardCredentials ? credentials : undefined;
-  return { gate, stripHeaders, cardSecurity: cardSecurityOf(config) };
+  return { gate, cardSecurity: cardSecurityOf(config) };
 }
 
 /** What the cards advertise: the gateway's schemes when `auth` is on. */

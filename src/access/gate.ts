@@ -16,7 +16,10 @@ import type { RequestFacts } from '../a2a/request.js';
 import type { Operation } from '../a2a/operations.js';
 import { GatewayError } from '../transport/errors.js';
 import { A2AError, taskNotFound } from '../proxy/a2a-error.js';
-import type { AuthResult, Authenticator } from './authenticate.js';
+import { Authenticator, type AuthResult } from './authenticate.js';
+import { listTasksFilter } from './list-tasks.js';
+import type { BodyRewrite } from '../proxy/rewrite-buffer.js';
+import type { Binding } from '../a2a/operations.js';
 import type { Principal } from './principal.js';
 import { admits, mayUse, type AccessRules } from './rules.js';
 import { checkOwnership, foreignContext } from './ownership.js';
@@ -44,13 +47,21 @@ export interface GateDeps {
   readonly pushCapable: (agent: string) => Promise<boolean>;
 }
 
+/** What the rest of the pipeline must do for an admitted request. */
 export interface Admission {
   readonly principal?: Principal;
-  /** ListTasks under task ownership: the answer must be filtered to the caller's tasks. */
-  readonly filterTasks: boolean;
+  /** Request headers not to forward: the caller's credentials (unless `auth.forward`), and
+   * `accept-encoding` when the answer must be read to be filtered. */
+  readonly stripHeaders?: ReadonlySet<string>;
+  /** The filter a 2xx answer goes through: ListTasks under task ownership (list-tasks.ts). */
+  readonly answerFilter?: (binding: Binding) => BodyRewrite;
 }
 
-export const OPEN: Admission = { filterTasks: false };
+/** Nothing to strip or filter: `auth` is off, or the request is for the public card. */
+export const OPEN: Admission = {};
+
+const CREDENTIALS: ReadonlySet<string> = new Set(Authenticator.CREDENTIAL_HEADERS);
+const CREDENTIALS_AND_ENCODING: ReadonlySet<string> = new Set([...CREDENTIALS, 'accept-encoding']);
 
 /**
  * Rules that depend on which operation a request is: a request the classifier cannot name could
@@ -59,7 +70,6 @@ export const OPEN: Admission = { filterTasks: false };
 function guardsOperations(policy: AgentPolicy): boolean {
   return policy.taskOwnership || Object.keys(policy.methods).length > 0;
 }
-const CLOSE = { connection: 'close' };
 
 export class AccessGate {
   /** One authentication per catalog request, however many agents it asks about. */
@@ -80,11 +90,6 @@ export class AccessGate {
     if (!caller) this.catalogCallers.set(req, (caller = authenticator.authenticate(req.headers)));
     const result = await caller;
     return 'principal' in result && mayUse(policy, result.principal);
-  }
-
-  /** Who owns a task (the task store's answer), for the ListTasks filter. */
-  ownerOf(agent: string, taskId: string): string | undefined {
-    return this.deps.ownerOf(agent, taskId);
   }
 
   /** Nothing to check for this request (no auth, no rate limit, no webhook): admitted without a wait. */
@@ -108,7 +113,24 @@ export class AccessGate {
     const access: AccessFacts = (exchange.record.access = {});
     const principal = await this.identify(exchange, access);
     await this.limitRate(exchange, policy, principal?.id ?? clientAddress, access);
-    if (principal && operation === 'unknown' && guardsOperations(policy)) {
+    if (principal) this.checkRules(agent, policy, principal, operation, access);
+    if (principal && facts && policy.taskOwnership) {
+      this.checkOwner(agent, facts, principal, access);
+      this.checkContext(agent, facts, principal, access);
+    }
+    if (facts) await this.checkPush(exchange, facts, access);
+    return principal ? this.admission(agent, policy, principal, operation) : OPEN;
+  }
+
+  /** `access.allow` and `access.methods`; under rules that depend on the operation, only known ones. */
+  private checkRules(
+    agent: string,
+    policy: AgentPolicy,
+    principal: Principal,
+    operation: Operation,
+    access: AccessFacts,
+  ) {
+    if (operation === 'unknown' && guardsOperations(policy)) {
       access.denied = 'forbidden';
       throw new GatewayError(
         'PERMISSION_DENIED',
@@ -116,19 +138,23 @@ export class AccessGate {
         { agent, operation },
       );
     }
-    if (principal && !admits(policy, principal, operation)) {
-      access.denied = 'forbidden';
-      throw new GatewayError('PERMISSION_DENIED', `"${principal.id}" may not call ${operation} on agent "${agent}"`, {
-        agent,
-        operation,
-      });
-    }
-    if (principal && facts && policy.taskOwnership) {
-      this.checkOwner(agent, facts, principal, access);
-      this.checkContext(agent, facts, principal, access);
-    }
-    if (facts) await this.checkPush(exchange, facts, access);
-    return { principal, filterTasks: policy.taskOwnership && principal !== undefined && operation === 'ListTasks' };
+    if (admits(policy, principal, operation)) return;
+    access.denied = 'forbidden';
+    throw new GatewayError('PERMISSION_DENIED', `"${principal.id}" may not call ${operation} on agent "${agent}"`, {
+      agent,
+      operation,
+    });
+  }
+
+  /** An authenticated caller's request: credentials stay here; a ListTasks answer is filtered. */
+  private admission(agent: string, policy: AgentPolicy, principal: Principal, operation: Operation): Admission {
+    const filtered = policy.taskOwnership && operation === 'ListTasks';
+    const ownerOf = (taskId: string) => this.deps.ownerOf(agent, taskId);
+    return {
+      principal,
+      stripHeaders: filtered ? CREDENTIALS_AND_ENCODING : policy.forwardCredentials ? undefined : CREDENTIALS,
+      answerFilter: filtered ? (binding) => listTasksFilter(agent, binding, principal.id, ownerOf) : undefined,
+    };
   }
 
   /** The caller's principal; a 401 when `auth` is on and the credentials do not do. */
@@ -181,7 +207,6 @@ export class AccessGate {
         'REQUEST_INVALID',
         'task ownership: the task id was not found in the first 64 KiB of the request; send large files by URL',
         { agent },
-        { headers: CLOSE },
       );
     }
     access.denied = 'not-owner';
@@ -202,10 +227,10 @@ export class AccessGate {
   private async checkPush(exchange: Exchange, facts: RequestFacts, access: AccessFacts): Promise<void> {
     const guard = this.deps.pushGuard;
     if (!guard) return;
-    const refuse = (rule: NonNullable<AccessFacts['pushRefused']>, message: string, headers = {}) => {
+    const refuse = (rule: NonNullable<AccessFacts['pushRefused']>, message: string) => {
       access.pushRefused = rule;
       exchange.record.findings.push({ rule: 'gateway.push-url-refused', count: 1, detail: rule });
-      return new A2AError('InvalidParams', message, { rule }, headers);
+      return new A2AError('InvalidParams', message, { rule });
     };
     const urls = facts.pushUrls ?? (facts.pushUrl !== undefined ? [facts.pushUrl] : []);
     if (urls.length === 0) {
@@ -213,7 +238,6 @@ export class AccessGate {
         throw refuse(
           'push-config-unread',
           'the push notification config could not be checked: it lies past the first 64 KiB of the request',
-          CLOSE,
         );
       }
       return;

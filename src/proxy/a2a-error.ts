@@ -32,8 +32,6 @@ export class A2AError extends Error {
     readonly kind: A2AErrorKind,
     message: string,
     readonly metadata: Record<string, string> = {},
-    /** Response headers the answer needs (e.g. `connection: close` with an unread body). */
-    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'A2AError';
@@ -79,7 +77,7 @@ export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorConte
   const body = a2aErrorBody(err, ctx);
   if (streaming && ctx.binding === 'jsonrpc' && ctx.version === '0.3') {
     const event = `event: error\ndata: ${body}\n\n`;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...err.headers });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     res.end(event);
     return;
   }
@@ -88,7 +86,6 @@ export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorConte
     'content-type': contentTypeFor(ctx.binding, ctx.version),
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
-    ...err.headers,
   });
   res.end(body);
 }

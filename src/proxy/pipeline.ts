@@ -33,7 +33,6 @@ import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
 import { A2AError, sendA2AError } from './a2a-error.js';
 import { OPEN, type AccessGate, type Admission } from '../access/gate.js';
-import { listTasksFilter } from '../access/list-tasks.js';
 import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
 import { runRescue } from '../rescue/rescue.js';
 import { resolveStrategy } from '../rescue/policy.js';
@@ -60,8 +59,6 @@ export interface PipelineDeps {
   /** How query strings appear in records and logs. */
   readonly queryStrings: 'redact' | 'keep';
   readonly access: AccessGate;
-  /** Request headers never forwarded to an agent (the callers' credentials), per agent. */
-  readonly stripHeaders: (agent: string) => ReadonlySet<string> | undefined;
   /** The card as this gateway's callers must authenticate (securitySchemes), when `auth` is on. */
   readonly cardSecurity?: CardSecurity;
 }
@@ -101,7 +98,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
       if (refusal) throw refusal;
       const admission = deps.access.passes(exchange)
         ? OPEN
-        : await admit(exchange, deps.access, clientAddress(req, trusted), body.complete);
+        : await deps.access.admit(exchange, clientAddress(req, trusted));
 
       // 4. Agent card: served from the cache with URLs pointing at the gateway.
       const q = path.indexOf('?');
@@ -112,8 +109,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
       }
 
       // 5. The headers the agent gets; observers may add to them.
-      const strip = admission.filterTasks ? withEncoding(deps.stripHeaders(agent)) : deps.stripHeaders(agent);
-      const headers = agentHeaders(exchange, trusted, strip);
+      const headers = agentHeaders(exchange, trusted, admission.stripHeaders);
       exchange.emit('onForward', headers);
 
       // 6. Timeout rescue for blocking sends.
@@ -128,7 +124,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         errorContext,
         keepaliveMs: upstream.config.sse.keepalive,
         stream: wantsStream(req, facts),
-        rewriteFor: responseRewrite(exchange, deps.access, deps.cardSecurity, admission, errorContext, publicAgentUrl),
+        rewriteFor: responseRewrite(exchange, deps.cardSecurity, admission, errorContext, publicAgentUrl),
       });
     } catch (err) {
       // A body that failed a limit while its start was read is still classified by now.
@@ -150,20 +146,9 @@ function agentHeaders(exchange: Exchange, trusted: boolean, strip: ReadonlySet<s
   return upstreamRequestHeaders(req.rawHeaders, forwardedFor, upstream.extraHeaders, strip);
 }
 
-/** Access control (src/access/gate.ts); a refusal of a body still arriving also closes the connection. */
-async function admit(exchange: Exchange, gate: AccessGate, address: string, complete: boolean): Promise<Admission> {
-  try {
-    return await gate.admit(exchange, address);
-  } catch (err) {
-    if (!complete) exchange.res.setHeader('connection', 'close');
-    throw err;
-  }
-}
-
 /** The answer rewritten on its way: extended cards (their URLs), ListTasks under task ownership. */
 function responseRewrite(
   exchange: Exchange,
-  gate: AccessGate,
   security: CardSecurity | undefined,
   admission: Admission,
   errorContext: ErrorContext,
@@ -178,18 +163,8 @@ function responseRewrite(
         ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl(), secured)
         : undefined;
   }
-  const caller = admission.principal?.id;
-  if (admission.filterTasks && caller !== undefined) {
-    const ownerOf = (taskId: string) => gate.ownerOf(upstream.name, taskId);
-    return (status) =>
-      status >= 200 && status < 300 ? listTasksFilter(upstream.name, errorContext.binding, caller, ownerOf) : undefined;
-  }
-  return undefined;
-}
-
-/** The ListTasks filter reads the answer: it must come uncompressed. */
-function withEncoding(strip: ReadonlySet<string> | undefined): ReadonlySet<string> {
-  return new Set([...(strip ?? []), 'accept-encoding']);
+  const filter = admission.answerFilter;
+  return filter && ((status) => (status >= 200 && status < 300 ? filter(errorContext.binding) : undefined));
 }
 
 /** The normalised target, and the refusal (if any) to answer once the body's start is read. */
@@ -284,6 +259,8 @@ function answerUnexpected(exchange: Exchange, err: unknown, errorContext: ErrorC
     err instanceof GatewayError
       ? err
       : new GatewayError('INTERNAL', 'the gateway could not process the request', {}, { cause: err });
+  // A refusal while the client is still sending its body ends the connection: the rest is not read.
+  if (!exchange.req.complete && !res.headersSent) res.setHeader('connection', 'close');
   if (err instanceof A2AError && !res.headersSent && !res.destroyed) {
     // The protocol's own error (TaskNotFound, InvalidParams), in the shape of the request's version.
     exchange.fail('gateway-error', err);

@@ -472,14 +472,6 @@ describe('a2aErrorBody / sendA2AError', () => {
     });
   });
 
-  it('the error’s own headers (connection: close for an unread body) are sent', () => {
-    const refused = new A2AError('InvalidParams', 'unread', { rule: 'push-config-unread' }, { connection: 'close' });
-    expect(sent(refused, { binding: 'rest', jsonrpcId: null, version: '1.0' })).toMatchObject({
-      status: 400,
-      headers: { connection: 'close' },
-    });
-  });
-
   it('once headers are sent, the response is destroyed instead', () => {
     const out: { destroyed?: unknown; wrote?: boolean } = {};
     const res = {
