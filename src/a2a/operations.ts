@@ -91,3 +91,33 @@ export function isStreamingOperation(op: Operation): boolean {
     }
   }
 }
+
+/**
+ * What an operation does with tasks, for task ownership (src/access/ownership.ts): acts on one
+ * existing task named by its id, sends a message (into a named task, or starting one), or names
+ * none. Exhaustive, so a new operation must say which.
+ */
+export function taskScope(op: Operation): 'one-task' | 'send' | 'none' {
+  switch (op) {
+    case 'GetTask':
+    case 'CancelTask':
+    case 'SubscribeToTask':
+    case 'CreateTaskPushNotificationConfig':
+    case 'GetTaskPushNotificationConfig':
+    case 'ListTaskPushNotificationConfigs':
+    case 'DeleteTaskPushNotificationConfig':
+      return 'one-task';
+    case 'SendMessage':
+    case 'SendStreamingMessage':
+      return 'send';
+    case 'ListTasks':
+    case 'GetExtendedAgentCard':
+    case 'AgentCard':
+    case 'unknown':
+      return 'none';
+    default: {
+      const _exhaustive: never = op;
+      return _exhaustive;
+    }
+  }
+}

@@ -6,18 +6,7 @@
  * cannot tell "not yours" from "no such task" (wire-reference §4.1). Pure.
  */
 import type { RequestFacts } from '../a2a/request.js';
-import type { Operation } from '../a2a/operations.js';
-
-/** Operations on one existing task, named by its id. */
-const ON_A_TASK: ReadonlySet<Operation> = new Set<Operation>([
-  'GetTask',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-]);
+import { taskScope } from '../a2a/operations.js';
 
 export type OwnershipVerdict =
   | { readonly ok: true }
@@ -49,9 +38,9 @@ export function checkOwnership(
   caller: string,
   ownerOf: (taskId: string) => string | undefined,
 ): OwnershipVerdict {
-  const op = facts.operation;
-  const sends = op === 'SendMessage' || op === 'SendStreamingMessage';
-  if (!sends && !ON_A_TASK.has(op)) return { ok: true };
+  const scope = taskScope(facts.operation);
+  if (scope === 'none') return { ok: true };
+  const sends = scope === 'send';
   // Every id the request names, wherever an agent might read it (request-body.ts namedTaskIds).
   const ids = new Set(facts.taskIds);
   if (facts.taskId !== undefined) ids.add(facts.taskId);
