@@ -80,6 +80,25 @@ async function inBatches(n, batch, start) {
 }
 
 /**
+ * `n` SSE streams to `url`, opened `batch` at a time (each batch waits until its streams are
+ * open, or ended); `counter.open` counts the ones open so far. `all` settles when every stream has.
+ */
+async function openStreams(n, batch, url, bench, opts, counter) {
+  const streams = await inBatches(n, batch, () => {
+    let opened;
+    const p = new Promise((r) => (opened = r));
+    const onOpen = () => {
+      counter.open++;
+      opened();
+    };
+    const s = openStream(url, bench, { ...opts, collect: false, onOpen });
+    s.then(() => opened());
+    return { result: s, opened: p };
+  });
+  return { all: Promise.all(streams.map((s) => s.result)) };
+}
+
+/**
  * The loads. Each `start(gw, hold)` returns {engaged(): string, done: Promise, release()}:
  * what is on right now, the end of the load (bounded), and a way to end it early.
  */
@@ -119,28 +138,14 @@ const LOADS = {
     title: '1,000 concurrent SSE streams to one agent',
     agents: (u) => ({ sse: { url: u.sse } }),
     async start(gw, hold) {
-      let open = 0;
+      const counter = { open: 0 };
       const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
       const events = Math.max(3, hold - 3); // ends within the hold: complete streams are counted
       const bench = { events, eventBytes: 300, mode: 'interval', intervalMs: 1000 };
-      const streams = await inBatches(1000, 100, () => {
-        let opened;
-        const p = new Promise((r) => (opened = r));
-        const s = openStream(`${gw.agentUrl('sse')}/a2a/jsonrpc`, bench, {
-          agent,
-          collect: false,
-          timeoutMs: (hold + 30) * 1000,
-          onOpen: () => {
-            open++;
-            opened();
-          },
-        });
-        s.then(() => opened());
-        return { result: s, opened: p };
-      });
-      const all = Promise.all(streams.map((s) => s.result));
+      const url = `${gw.agentUrl('sse')}/a2a/jsonrpc`;
+      const { all } = await openStreams(1000, 100, url, bench, { agent, timeoutMs: (hold + 30) * 1000 }, counter);
       return {
-        engaged: () => `${open}/1000 streams open, an event a second on each`,
+        engaged: () => `${counter.open}/1000 streams open, an event a second on each`,
         done: all.then((rs) => {
           agent.destroy();
           const whole = rs.filter((r) => r.status === 200 && r.events === events).length;
@@ -189,30 +194,12 @@ const LOADS = {
     title: '250 streams with 1 MB unterminated events',
     agents: (u) => ({ unterminated: { url: `${u.load}/unterminated` } }),
     async start(gw, hold) {
-      let open = 0;
+      const counter = { open: 0 };
       const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-      const streams = await inBatches(250, 50, () => {
-        let opened;
-        const p = new Promise((r) => (opened = r));
-        const s = openStream(
-          `${gw.agentUrl('unterminated')}/a2a/jsonrpc`,
-          {},
-          {
-            agent,
-            collect: false,
-            timeoutMs: (hold + 10) * 1000,
-            onOpen: () => {
-              open++;
-              opened();
-            },
-          },
-        );
-        s.then(() => opened());
-        return { result: s, opened: p };
-      });
-      const all = Promise.all(streams.map((s) => s.result));
+      const url = `${gw.agentUrl('unterminated')}/a2a/jsonrpc`;
+      const { all } = await openStreams(250, 50, url, {}, { agent, timeoutMs: (hold + 10) * 1000 }, counter);
       return {
-        engaged: () => `${open}/250 streams open`,
+        engaged: () => `${counter.open}/250 streams open`,
         done: all.then(
           (rs) =>
             `clients got ${mbText(rs.reduce((a, r) => a + r.bytes, 0))} in all, ${rs.reduce((a, r) => a + r.events, 0)} whole events`,
