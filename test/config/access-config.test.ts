@@ -142,3 +142,14 @@ describe('the README "Access control" example', () => {
     expect(config.agents['code-reviewer']!.access.methods).toEqual({ CancelTask: ['ops'] });
   });
 });
+
+describe('config/access-control.yaml', () => {
+  it('is a valid config with its environment set, and puts the demo fleet behind keys and rules', () => {
+    const text = readFileSync(new URL('../../config/access-control.yaml', import.meta.url), 'utf8');
+    const env = { ADMIN_TOKEN: 'a'.repeat(32), PLANNER_KEY: 'planner-key-0123456789', OPS_KEY: 'ops-key-0123456789' };
+    const config = parseConfig(text, 'config/access-control.yaml', env);
+    expect(Object.keys(config.auth!.apiKeys)).toEqual(['planner', 'ops-bot']);
+    expect(config.agents['code-reviewer']!.access.methods).toEqual({ CancelTask: ['ops'] });
+    expect(problems(text, {})[0]).toMatch(/environment variable ADMIN_TOKEN is not set/);
+  });
+});
