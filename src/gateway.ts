@@ -23,7 +23,8 @@ import { accessLog } from './telemetry/access-log.js';
 import { createInspector } from './inspect/inspector.js';
 import { InspectionBudget, type InspectionBudgetView } from './inspect/budget.js';
 import { RecentExchanges } from './inspect/recent.js';
-import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
+import { TaskTracker } from './tasks/tracker.js';
+import { buildState, type State } from './state/build.js';
 import { createLogger, type Logger } from './log.js';
 import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -62,12 +63,13 @@ interface Parts {
   readonly trust: PeerTrust;
   readonly inFlight: Set<Exchange>;
   readonly tracker: TaskTracker;
+  readonly state: State;
   readonly inspectionBudget: InspectionBudget | undefined;
   readonly recent: RecentExchanges;
   readonly telemetry: Telemetry;
   readonly observers: ObserverSet;
   readonly access: AccessControl;
-  readonly state: { draining: boolean };
+  readonly lifecycle: { draining: boolean };
   readonly isDraining: () => boolean;
 }
 
@@ -105,13 +107,13 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
   );
   const cards = new CardCache({ maxAgeMs: config.cards.maxAge, maxBytes: config.cards.maxBytes, log });
-  const tracker = new TaskTracker(
-    new InMemoryTaskStore({ maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl }),
-  );
+  const state = buildState(config, log);
+  const tracker = new TaskTracker(state.store);
   const inspectionBudget = config.inspection.enabled ? new InspectionBudget(config.inspection.budgetBytes) : undefined;
   const telemetry = createTelemetry({
     agents: [...upstreams.keys()],
     tracker,
+    storeStatus: state.status,
     env: options.env ?? {},
     serviceVersion: GATEWAY_VERSION,
     metrics: config.metrics.enabled,
@@ -120,7 +122,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   });
   for (const warning of telemetry.warnings) log.warn(warning);
   const recent = new RecentExchanges(config.inspection.recent);
-  const state = { draining: false };
+  const lifecycle = { draining: false };
   return {
     log,
     upstreams,
@@ -129,26 +131,28 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     trust: new PeerTrust(config.trustedProxies),
     inFlight: new Set<Exchange>(),
     tracker,
+    state,
     inspectionBudget,
     recent,
     telemetry,
     observers: observersOf(config, options, { log, tracker, inspectionBudget, recent, telemetry }),
-    access: accessControlOf(config, upstreams, cards, tracker),
-    state,
-    isDraining: () => state.draining,
+    access: accessControlOf(config, upstreams, cards, state),
+    lifecycle,
+    isDraining: () => lifecycle.draining,
   };
 }
 
-/** Access control, reading task owners from the tracker and push capability from the cards. */
+/** Access control, reading task owners from the state store and push capability from the cards. */
 function accessControlOf(
   config: GatewayConfig,
   upstreams: ReadonlyMap<string, Upstream>,
   cards: CardCache,
-  tracker: TaskTracker,
+  state: State,
 ): AccessControl {
   return buildAccessControl(config, {
-    ownerOf: (agent, taskId) => tracker.store.ownerOf(agent, taskId),
-    contextOwnerOf: (agent, contextId) => tracker.store.contextOwnerOf(agent, contextId),
+    taskOwners: (agent, ids) => state.store.ownersOf(agent, ids),
+    contextOwners: (agent, ids) => state.store.contextOwnersOf(agent, ids),
+    sharedCounts: state.sharedCounts,
     pushCapable: async (agent) => {
       const upstream = upstreams.get(agent)!;
       const cached = await cards.get(upstream, upstream.config.cardPath, {}).catch(() => undefined);
@@ -230,7 +234,7 @@ function adminServer(config: GatewayConfig, p: Parts, publicBase: string): Serve
 
 /** Traffic drains first (readiness says so on both listeners), then the admin listener closes. */
 async function shutdown(config: GatewayConfig, p: Parts, server: Server, admin: Server): Promise<void> {
-  p.state.draining = true;
+  p.lifecycle.draining = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = Date.now() + config.shutdown.grace;
@@ -257,9 +261,10 @@ async function shutdown(config: GatewayConfig, p: Parts, server: Server, admin: 
   });
 }
 
-/** What outlives the listeners: queued spans, card retries, upstream pools. */
+/** What outlives the listeners: queued spans, the state store's connection, card retries, upstream pools. */
 async function release(p: Parts): Promise<void> {
   await p.telemetry.shutdown();
+  await p.state.store.close();
   p.registry.stop();
   await Promise.all([...p.upstreams.values()].map(closeUpstream));
 }

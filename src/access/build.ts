@@ -6,9 +6,9 @@
 import type { GatewayConfig } from '../config/schema.js';
 import type { CardSecurity } from '../cards/security.js';
 import { Authenticator, type AuthOptions } from './authenticate.js';
-import { AccessGate, type AgentPolicy } from './gate.js';
+import { AccessGate, type AgentPolicy, type OwnerLookup } from './gate.js';
 import { PushGuard } from './push-guard.js';
-import { RateLimit } from './rate-limit.js';
+import { RateLimit, type SharedCounts } from './rate-limit.js';
 
 export interface AccessControl {
   readonly gate: AccessGate;
@@ -16,9 +16,11 @@ export interface AccessControl {
 }
 
 export interface AccessSources {
-  readonly ownerOf: (agent: string, taskId: string) => string | undefined;
-  readonly contextOwnerOf: (agent: string, contextId: string) => string | undefined;
+  readonly taskOwners: OwnerLookup;
+  readonly contextOwners: OwnerLookup;
   readonly pushCapable: (agent: string) => Promise<boolean>;
+  /** With `state.store: redis`: rate limits count in Redis, once for every replica. */
+  readonly sharedCounts?: SharedCounts;
 }
 
 function authOptions(auth: NonNullable<GatewayConfig['auth']>): AuthOptions {
@@ -45,7 +47,7 @@ function authOptions(auth: NonNullable<GatewayConfig['auth']>): AuthOptions {
   };
 }
 
-function policies(config: GatewayConfig): Map<string, AgentPolicy> {
+function policies(config: GatewayConfig, shared: SharedCounts | undefined): Map<string, AgentPolicy> {
   const authOn = config.auth !== undefined;
   return new Map(
     Object.entries(config.agents).map(([name, agent]) => [
@@ -56,7 +58,7 @@ function policies(config: GatewayConfig): Map<string, AgentPolicy> {
         taskOwnership: authOn && (agent.access.taskOwnership ?? true),
         publicCard: agent.access.publicCard,
         forwardCredentials: agent.auth.forward,
-        rateLimit: agent.rateLimit && new RateLimit(name, agent.rateLimit),
+        rateLimit: agent.rateLimit && new RateLimit(name, agent.rateLimit, shared),
       },
     ]),
   );
@@ -65,13 +67,15 @@ function policies(config: GatewayConfig): Map<string, AgentPolicy> {
 export function buildAccessControl(config: GatewayConfig, sources: AccessSources): AccessControl {
   const auth = config.auth;
   const authenticator = auth ? new Authenticator(authOptions(auth)) : undefined;
-  const byAgent = policies(config);
+  const byAgent = policies(config, sources.sharedCounts);
   const push = config.pushNotifications;
   const gate = new AccessGate({
     authenticator,
     policies: byAgent,
-    ownerOf: sources.ownerOf,
-    contextOwnerOf: sources.contextOwnerOf,
+    taskOwners: sources.taskOwners,
+    contextOwners: sources.contextOwners,
+    // Without a Redis store there is nothing that can be down.
+    failClosed: config.state.redis?.failClosed ?? true,
     pushGuard: push.guard ? new PushGuard({ allow: push.allow, resolveTimeoutMs: push.resolveTimeout }) : undefined,
     pushCapable: sources.pushCapable,
   });

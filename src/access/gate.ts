@@ -22,7 +22,8 @@ import type { BodyRewrite } from '../proxy/rewrite-buffer.js';
 import type { Binding } from '../a2a/operations.js';
 import type { Principal } from './principal.js';
 import { admits, mayUse, type AccessRules } from './rules.js';
-import { checkOwnership, foreignContext } from './ownership.js';
+import { checkOwnership, foreignContext, namedTaskIds } from './ownership.js';
+import { StoreUnavailable, type Owners } from '../tasks/tracker.js';
 import type { RateLimit } from './rate-limit.js';
 import type { PushGuard } from './push-guard.js';
 
@@ -39,13 +40,18 @@ export interface GateDeps {
   /** Absent: `auth` is off and every caller is anonymous. */
   readonly authenticator?: Authenticator;
   readonly policies: ReadonlyMap<string, AgentPolicy>;
-  readonly ownerOf: (agent: string, taskId: string) => string | undefined;
-  readonly contextOwnerOf: (agent: string, contextId: string) => string | undefined;
+  /** Owners of tasks and contexts, from the task store (rejects with StoreUnavailable). */
+  readonly taskOwners: OwnerLookup;
+  readonly contextOwners: OwnerLookup;
+  /** When the store cannot answer an ownership check: refuse (503, the default) or admit. */
+  readonly failClosed: boolean;
   /** Absent: `pushNotifications.guard` is off. */
   readonly pushGuard?: PushGuard;
   /** Whether the agent's card says it sends push notifications (for bodies too large to check). */
   readonly pushCapable: (agent: string) => Promise<boolean>;
 }
+
+export type OwnerLookup = (agent: string, ids: readonly string[]) => Promise<Owners>;
 
 /** What the rest of the pipeline must do for an admitted request. */
 export interface Admission {
@@ -115,8 +121,8 @@ export class AccessGate {
     await this.limitRate(exchange, policy, principal?.id ?? clientAddress, access);
     if (principal) this.checkRules(agent, policy, principal, operation, access);
     if (principal && facts && policy.taskOwnership) {
-      this.checkOwner(agent, facts, principal, access);
-      this.checkContext(agent, facts, principal, access);
+      await this.checkOwner(agent, facts, principal, access);
+      await this.checkContext(agent, facts, principal, access);
     }
     if (facts) await this.checkPush(exchange, facts, access);
     return principal ? this.admission(agent, policy, principal, operation) : OPEN;
@@ -149,11 +155,11 @@ export class AccessGate {
   /** An authenticated caller's request: credentials stay here; a ListTasks answer is filtered. */
   private admission(agent: string, policy: AgentPolicy, principal: Principal, operation: Operation): Admission {
     const filtered = policy.taskOwnership && operation === 'ListTasks';
-    const ownerOf = (taskId: string) => this.deps.ownerOf(agent, taskId);
+    const owners = (ids: readonly string[]) => this.owners(this.deps.taskOwners, agent, ids);
     return {
       principal,
       stripHeaders: filtered ? CREDENTIALS_AND_ENCODING : policy.forwardCredentials ? undefined : CREDENTIALS,
-      answerFilter: filtered ? (binding) => listTasksFilter(agent, binding, principal.id, ownerOf) : undefined,
+      answerFilter: filtered ? (binding) => listTasksFilter(agent, binding, principal.id, owners) : undefined,
     };
   }
 
@@ -194,8 +200,32 @@ export class AccessGate {
     );
   }
 
-  private checkOwner(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts): void {
-    const verdict = checkOwnership(facts, principal.id, (taskId) => this.deps.ownerOf(agent, taskId));
+  /**
+   * The owners of `ids` from the task store. A store that cannot answer (a shared store that is
+   * down) refuses the request with 503 under `failClosed`; otherwise every id counts as the
+   * caller's (admitted). Nothing is looked up for no ids.
+   */
+  private async owners(lookup: OwnerLookup, agent: string, ids: readonly string[], caller?: string): Promise<Owners> {
+    if (ids.length === 0) return new Map();
+    try {
+      return await lookup(agent, ids);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailable)) throw err;
+      if (this.deps.failClosed) {
+        throw new GatewayError(
+          'STATE_UNAVAILABLE',
+          'task ownership cannot be checked now (the shared task store does not answer); retry shortly',
+          { agent },
+          { headers: { 'retry-after': '1' } },
+        );
+      }
+      return new Map(ids.map((id) => [id, caller]));
+    }
+  }
+
+  private async checkOwner(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts) {
+    const owners = await this.owners(this.deps.taskOwners, agent, namedTaskIds(facts), principal.id);
+    const verdict = checkOwnership(facts, principal.id, (taskId) => owners.get(taskId));
     if (verdict.ok) return;
     if ('unnamed' in verdict) {
       throw new GatewayError('REQUEST_INVALID', `${facts.operation} names no task id the gateway can read`, {
@@ -214,8 +244,9 @@ export class AccessGate {
   }
 
   /** A message into another caller's conversation is refused (it could read what the agent remembers). */
-  private checkContext(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts): void {
-    const foreign = foreignContext(facts, principal.id, (id) => this.deps.contextOwnerOf(agent, id));
+  private async checkContext(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts) {
+    const owners = await this.owners(this.deps.contextOwners, agent, facts.contextIds ?? [], principal.id);
+    const foreign = foreignContext(facts, principal.id, (id) => owners.get(id));
     if (foreign === undefined) return;
     access.denied = 'not-owner';
     throw new GatewayError('PERMISSION_DENIED', 'this contextId belongs to another caller; start a new context', {

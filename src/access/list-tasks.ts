@@ -11,11 +11,13 @@
 import type { Binding } from '../a2a/operations.js';
 import type { BodyRewrite, RewriteResult } from '../proxy/rewrite-buffer.js';
 import { GatewayError } from '../transport/errors.js';
+import type { Owners } from '../tasks/tracker.js';
 
 /** Largest ListTasks answer the filter holds (a page of 100 tasks with history fits easily). */
 export const LIST_TASKS_MAX_BYTES = 8 * 1024 * 1024;
 
-export type OwnerOf = (taskId: string) => string | undefined;
+/** The owners of the listed tasks (from the task store; may reject when it cannot answer). */
+export type OwnersOf = (taskIds: readonly string[]) => Promise<Owners>;
 
 function unfilterable(agent: string, why: string): GatewayError {
   return new GatewayError(
@@ -34,7 +36,7 @@ function listOf(doc: unknown, binding: Binding): Json | undefined {
   return list && typeof list === 'object' && Array.isArray((list as Json).tasks) ? (list as Json) : undefined;
 }
 
-function filtered(body: Buffer, binding: Binding, caller: string, ownerOf: OwnerOf): Buffer | string {
+async function filtered(body: Buffer, binding: Binding, caller: string, ownersOf: OwnersOf): Promise<Buffer | string> {
   let doc: unknown;
   try {
     doc = JSON.parse(body.toString('utf8'));
@@ -45,9 +47,12 @@ function filtered(body: Buffer, binding: Binding, caller: string, ownerOf: Owner
   if (binding === 'jsonrpc' && doc && typeof doc === 'object' && 'error' in doc) return body;
   const list = listOf(doc, binding);
   if (!list) return 'not a ListTasksResponse';
+  const idOf = (task: unknown) => (task as Json | null)?.id;
+  const ids = (list.tasks as unknown[]).map(idOf).filter((id): id is string => typeof id === 'string');
+  const owners = await ownersOf(ids);
   const tasks = (list.tasks as unknown[]).filter((task) => {
-    const id = (task as Json | null)?.id;
-    return typeof id === 'string' && ownerOf(id) === caller;
+    const id = idOf(task);
+    return typeof id === 'string' && owners.get(id) === caller;
   });
   list.tasks = tasks;
   if ('totalSize' in list) list.totalSize = tasks.length;
@@ -55,18 +60,18 @@ function filtered(body: Buffer, binding: Binding, caller: string, ownerOf: Owner
 }
 
 /** The rewrite for a 2xx ListTasks answer to `caller`. */
-export function listTasksFilter(agent: string, binding: Binding, caller: string, ownerOf: OwnerOf): BodyRewrite {
+export function listTasksFilter(agent: string, binding: Binding, caller: string, ownersOf: OwnersOf): BodyRewrite {
   return {
     maxBytes: LIST_TASKS_MAX_BYTES,
     oversize: unfilterable(
       agent,
       `the answer is larger than ${LIST_TASKS_MAX_BYTES} bytes; ask for a smaller pageSize`,
     ),
-    apply(body, headers): RewriteResult {
+    async apply(body, headers): Promise<RewriteResult> {
       const encoded = headerValue(headers, 'content-encoding');
       if (encoded && encoded !== 'identity')
         return { refusal: unfilterable(agent, `the answer is ${encoded}-encoded`) };
-      const out = filtered(body, binding, caller, ownerOf);
+      const out = await filtered(body, binding, caller, ownersOf);
       if (typeof out === 'string') return { refusal: unfilterable(agent, out) };
       if (out === body) return { body, headers };
       const kept: string[] = [];

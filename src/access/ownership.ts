@@ -33,6 +33,15 @@ export function foreignContext(
   });
 }
 
+/** Every task id the request names, wherever an agent might read it (request-body.ts namedTaskIds);
+ * none for an operation on no task. The gate looks their owners up before `checkOwnership`. */
+export function namedTaskIds(facts: RequestFacts): string[] {
+  if (taskScope(facts.operation) === 'none') return [];
+  const ids = new Set(facts.taskIds);
+  if (facts.taskId !== undefined) ids.add(facts.taskId);
+  return [...ids];
+}
+
 export function checkOwnership(
   facts: RequestFacts,
   caller: string,
@@ -41,10 +50,8 @@ export function checkOwnership(
   const scope = taskScope(facts.operation);
   if (scope === 'none') return { ok: true };
   const sends = scope === 'send';
-  // Every id the request names, wherever an agent might read it (request-body.ts namedTaskIds).
-  const ids = new Set(facts.taskIds);
-  if (facts.taskId !== undefined) ids.add(facts.taskId);
-  if (ids.size === 0) {
+  const ids = namedTaskIds(facts);
+  if (ids.length === 0) {
     if (facts.partial) return { ok: false, unread: true }; // the id may lie past what was read
     return sends ? { ok: true } : { ok: false, unnamed: true }; // a send without one starts a task
   }

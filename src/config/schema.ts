@@ -12,6 +12,7 @@ import {
   pushNotificationsSchema,
   rateLimitSchema,
 } from './access-schema.js';
+import { stateSchema } from './state-schema.js';
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
@@ -204,6 +205,8 @@ const configObject = z
       })
       .strict()
       .prefault({}),
+    /** Where task stories, owners and rate-limit counts live: this process, or Redis shared by replicas. */
+    state: stateSchema,
     agents: z.record(z.string(), agent).superRefine((agents, ctx) => {
       const names = Object.keys(agents);
       if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one agent is required' });

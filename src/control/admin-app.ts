@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
 import type { RecentExchanges } from '../inspect/recent.js';
-import type { TaskTracker } from '../tasks/tracker.js';
+import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
 import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from './answers.js';
 import { requireAdminToken } from './admin-token.js';
@@ -62,8 +62,14 @@ function mountRecords(app: Hono, deps: Pick<AdminDeps, 'recent' | 'tracker'>): v
   });
 
   // One task's story across calls: states with their times, time waiting for input, duration.
-  app.get('/tasks/:agent/:taskId', (c) => {
-    const story = deps.tracker.store.get(c.req.param('agent'), c.req.param('taskId'));
+  app.get('/tasks/:agent/:taskId', async (c) => {
+    let story;
+    try {
+      story = await deps.tracker.store.get(c.req.param('agent'), c.req.param('taskId'));
+    } catch (err) {
+      if (!(err instanceof StoreUnavailable)) throw err;
+      return errorAnswer(c, 503, 'STATE_UNAVAILABLE', err.message);
+    }
     return story
       ? c.json(story)
       : errorAnswer(c, 404, 'NOT_FOUND', 'this task is not tracked (never seen, or forgotten)');

@@ -162,11 +162,21 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.closeDelimited && this.sse && !this.sse.atEventBoundary) {
       return this.endMidEvent(cut('closed in the middle of an event'));
     }
-    if (this.rewrite) {
-      const ended = this.rewrite.end(this.exchange.res);
-      if (ended instanceof GatewayError) return this.onResponseError(controller, ended);
-      this.exchange.record.findings.push(...ended);
-    } else this.exchange.res.end();
+    if (this.rewrite) return void this.endRewritten(controller, this.rewrite);
+    this.exchange.res.end();
+    this.finish();
+  }
+
+  /** The held body, rewritten (a rewrite may look something up first: ListTasks owners). */
+  private async endRewritten(controller: Dispatcher.DispatchController, rewrite: RewriteBuffer): Promise<void> {
+    const ended = await rewrite
+      .end(this.exchange.res)
+      .catch((err: unknown) =>
+        err instanceof GatewayError ? err : new GatewayError('INTERNAL', `rewriting the answer failed: ${String(err)}`),
+      );
+    if (this.finished) return; // the client left while the rewrite looked things up
+    if (ended instanceof GatewayError) return this.onResponseError(controller, ended);
+    this.exchange.record.findings.push(...ended);
     this.finish();
   }
 

@@ -20,8 +20,9 @@ export interface BodyRewrite {
   readonly maxBytes: number;
   /** Set when the body must not pass unchanged: a larger one is refused with this instead. */
   readonly oversize?: GatewayError;
-  /** `findings`: what the rewrite noticed (e.g. a body it left alone because it is not a card). */
-  apply(body: Buffer, headers: string[]): RewriteResult;
+  /** `findings`: what the rewrite noticed (e.g. a body it left alone because it is not a card).
+   * A rewrite that must look something up (the ListTasks filter asks the task store) returns a promise. */
+  apply(body: Buffer, headers: string[]): RewriteResult | Promise<RewriteResult>;
 }
 
 export class RewriteBuffer {
@@ -59,8 +60,8 @@ export class RewriteBuffer {
 
   /** The whole body arrived: writes it rewritten and ends the response (returning the rewrite's
    * findings), or returns the refusal, writing nothing. */
-  end(res: ServerResponse): readonly Finding[] | GatewayError {
-    const result = this.rewrite.apply(Buffer.concat(this.chunks, this.size), this.headers);
+  async end(res: ServerResponse): Promise<readonly Finding[] | GatewayError> {
+    const result = await this.rewrite.apply(Buffer.concat(this.chunks, this.size), this.headers);
     if ('refusal' in result) return result.refusal;
     res.writeHead(this.status, result.headers);
     res.end(result.body);

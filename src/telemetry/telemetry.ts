@@ -5,8 +5,8 @@
  */
 import { Registry } from 'prom-client';
 import type { ExchangeObserver } from '../exchange/exchange.js';
-import type { TaskTracker } from '../tasks/tracker.js';
-import { createMetrics } from './metrics/metrics.js';
+import { createMetrics, type TrackedTasks } from './metrics/metrics.js';
+import type { StoreStatusView } from '../state/store-status.js';
 import { metricsHandler } from './metrics/metrics-endpoint.js';
 import { createTracing } from './tracing/tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing/tracing-config.js';
@@ -14,7 +14,9 @@ import type { TracingLog } from './tracing/export-thread.js';
 
 export interface TelemetryOptions {
   readonly agents: readonly string[];
-  readonly tracker: Pick<TaskTracker, 'subscribe' | 'store'>;
+  readonly tracker: TrackedTasks;
+  /** The shared state store's health (`a2a_state_store_*`); absent for the in-memory store. */
+  readonly storeStatus?: StoreStatusView;
   /** OTEL_* variables; tracing is off unless they configure an exporter. */
   readonly env: Env;
   readonly serviceVersion?: string;
@@ -43,7 +45,11 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
   const metrics =
     options.metrics === false
       ? undefined
-      : createMetrics(registry, { agents: options.agents, processMetrics: options.processMetrics });
+      : createMetrics(registry, {
+          agents: options.agents,
+          processMetrics: options.processMetrics,
+          storeStatus: options.storeStatus,
+        });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
   const tracing = createTracing(tracingOptions, { serviceVersion: options.serviceVersion, log: options.tracingLog });

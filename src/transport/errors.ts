@@ -22,6 +22,8 @@ export const GATEWAY_ERROR_REASONS = [
   'PERMISSION_DENIED',
   /** The caller's `rateLimit` is used up for now (Retry-After says when to come back). */
   'RATE_LIMITED',
+  /** The shared task store (Redis) cannot answer an ownership check and `state.redis.failClosed` is on. */
+  'STATE_UNAVAILABLE',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -61,6 +63,7 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   UNAUTHENTICATED: [401, 'UNAUTHENTICATED'],
   PERMISSION_DENIED: [403, 'PERMISSION_DENIED'],
   RATE_LIMITED: [429, 'RESOURCE_EXHAUSTED'],
+  STATE_UNAVAILABLE: [503, 'UNAVAILABLE'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

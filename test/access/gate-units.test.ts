@@ -155,7 +155,7 @@ describe('checkOwnership', () => {
 
 describe('listTasksFilter', () => {
   const owners: Record<string, string> = { t1: 'alice', t2: 'bob', t3: 'alice' };
-  const ownerOf = (id: string) => owners[id];
+  const ownerOf = (ids: readonly string[]) => Promise.resolve(new Map(ids.map((id) => [id, owners[id]])));
   const tasks = [
     { id: 't1', status: { state: 'TASK_STATE_COMPLETED' } },
     { id: 't2', status: { state: 'TASK_STATE_WORKING' } },
@@ -166,16 +166,16 @@ describe('listTasksFilter', () => {
   ];
   const HEADERS = ['Content-Type', 'application/json', 'Content-Length', '999', 'ETag', 'W/"x"', 'X-Other', 'kept'];
 
-  const apply = (binding: 'jsonrpc' | 'rest', doc: unknown, headers = HEADERS): RewriteResult =>
+  const apply = async (binding: 'jsonrpc' | 'rest', doc: unknown, headers = HEADERS): Promise<RewriteResult> =>
     listTasksFilter('agent', binding, 'alice', ownerOf).apply(Buffer.from(JSON.stringify(doc)), headers);
   const bodyOf = (result: RewriteResult) => {
     if ('refusal' in result) throw new Error(`refused: ${result.refusal.message}`);
     return JSON.parse(result.body.toString('utf8')) as Record<string, any>;
   };
 
-  it('JSON-RPC: keeps the caller’s tasks in result.tasks, totalSize the kept count, the rest untouched', () => {
+  it('JSON-RPC: keeps the caller’s tasks in result.tasks, totalSize the kept count, the rest untouched', async () => {
     const doc = { jsonrpc: '2.0', id: 3, result: { tasks, nextPageToken: 'next', pageSize: 50, totalSize: 6 } };
-    const out = bodyOf(apply('jsonrpc', doc));
+    const out = bodyOf(await apply('jsonrpc', doc));
     expect(out).toEqual({
       jsonrpc: '2.0',
       id: 3,
@@ -183,18 +183,18 @@ describe('listTasksFilter', () => {
     });
   });
 
-  it('REST: the body is the ListTasksResponse', () => {
-    const out = bodyOf(apply('rest', { tasks, totalSize: 6, pageSize: 50, nextPageToken: '' }));
+  it('REST: the body is the ListTasksResponse', async () => {
+    const out = bodyOf(await apply('rest', { tasks, totalSize: 6, pageSize: 50, nextPageToken: '' }));
     expect(out.tasks.map((t: { id: string }) => t.id)).toEqual(['t1', 't3']);
     expect(out.totalSize).toBe(2);
   });
 
-  it('without totalSize, none is added', () => {
-    expect(bodyOf(apply('rest', { tasks })).totalSize).toBeUndefined();
+  it('without totalSize, none is added', async () => {
+    expect(bodyOf(await apply('rest', { tasks })).totalSize).toBeUndefined();
   });
 
-  it('headers: Content-Length is the new body’s, ETag dropped, everything else kept', () => {
-    const result = apply('rest', { tasks, totalSize: 6 });
+  it('headers: Content-Length is the new body’s, ETag dropped, everything else kept', async () => {
+    const result = await apply('rest', { tasks, totalSize: 6 });
     if ('refusal' in result) throw new Error('refused');
     const headers = result.headers;
     const pairs = Object.fromEntries(
@@ -207,9 +207,9 @@ describe('listTasksFilter', () => {
     });
   });
 
-  it('a JSON-RPC error envelope passes unchanged (the same bytes, the same headers)', () => {
+  it('a JSON-RPC error envelope passes unchanged (the same bytes, the same headers)', async () => {
     const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'nope' } }));
-    const result = listTasksFilter('agent', 'jsonrpc', 'alice', ownerOf).apply(body, HEADERS);
+    const result = await listTasksFilter('agent', 'jsonrpc', 'alice', ownerOf).apply(body, HEADERS);
     expect(result).toEqual({ body, headers: HEADERS });
     if (!('refusal' in result)) expect(result.body).toBe(body);
   });
@@ -221,8 +221,8 @@ describe('listTasksFilter', () => {
     ['a JSON-RPC result without tasks', 'jsonrpc', '{"jsonrpc":"2.0","id":1,"result":{}}'],
     ['a REST error shape', 'rest', '{"error":{"code":500}}'],
     ['JSON null', 'rest', 'null'],
-  ])('%s is refused, never passed on', (_what, binding, text) => {
-    const result = listTasksFilter('agent', binding, 'alice', ownerOf).apply(Buffer.from(text), HEADERS);
+  ])('%s is refused, never passed on', async (_what, binding, text) => {
+    const result = await listTasksFilter('agent', binding, 'alice', ownerOf).apply(Buffer.from(text), HEADERS);
     expect('refusal' in result).toBe(true);
     if ('refusal' in result) {
       expect(result.refusal).toBeInstanceOf(GatewayError);
@@ -231,13 +231,13 @@ describe('listTasksFilter', () => {
     }
   });
 
-  it.each(['gzip', 'br', 'GZIP'])('a %s-encoded answer is refused', (encoding) => {
-    const result = apply('rest', { tasks }, ['Content-Encoding', encoding]);
+  it.each(['gzip', 'br', 'GZIP'])('a %s-encoded answer is refused', async (encoding) => {
+    const result = await apply('rest', { tasks }, ['Content-Encoding', encoding]);
     expect('refusal' in result && result.refusal.message).toMatch(/-encoded/);
   });
 
-  it('an identity-encoded answer is filtered', () => {
-    const result = apply('rest', { tasks }, ['content-encoding', 'identity']);
+  it('an identity-encoded answer is filtered', async () => {
+    const result = await apply('rest', { tasks }, ['content-encoding', 'identity']);
     expect(bodyOf(result).tasks).toHaveLength(2);
   });
 
@@ -249,11 +249,11 @@ describe('listTasksFilter', () => {
     expect(filter.oversize?.message).toMatch(/larger than 8388608 bytes/);
   });
 
-  it('an owner check is made for each task id, against the caller only', () => {
-    const asked: string[] = [];
-    const filter = listTasksFilter('agent', 'rest', 'bob', (id) => (asked.push(id), owners[id]));
-    const out = filter.apply(Buffer.from(JSON.stringify({ tasks })), []);
-    expect(asked).toEqual(['t1', 't2', 't3', 'unknown-to-the-gateway']);
+  it('the owners of every listed task id are asked for at once, and only the caller’s are kept', async () => {
+    const asked: string[][] = [];
+    const filter = listTasksFilter('agent', 'rest', 'bob', (ids) => (asked.push([...ids]), ownerOf(ids)));
+    const out = await filter.apply(Buffer.from(JSON.stringify({ tasks })), []);
+    expect(asked).toEqual([['t1', 't2', 't3', 'unknown-to-the-gateway']]);
     expect(bodyOf(out).tasks).toEqual([tasks[1]]);
   });
 });

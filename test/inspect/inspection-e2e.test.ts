@@ -97,7 +97,7 @@ describe.each(TRANSPORTS)('A2A 1.0 over %s', (transport) => {
     await new Promise((r) => setTimeout(r, 50)); // the task waits for the client a little
     const second = asTask(await send('details', first.id));
     expect(stateName(second.status?.state)).toBe('COMPLETED');
-    const story = gateway.tracker.store.get('reviewer', first.id)!;
+    const story = (await gateway.tracker.store.get('reviewer', first.id))!;
     expect(story.states.map((s) => s.state)).toEqual(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED']);
     expect(story.interruptedMs['TASK_STATE_INPUT_REQUIRED']).toBeGreaterThanOrEqual(50);
     expect(story.durationMs).toBeGreaterThanOrEqual(story.interruptedMs['TASK_STATE_INPUT_REQUIRED']!);

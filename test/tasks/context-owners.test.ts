@@ -1,25 +1,28 @@
 /** Context owners in the in-memory task store: first caller wins, bounded like the stories. */
 import { describe, expect, it } from 'vitest';
-import { InMemoryTaskStore } from '../../src/tasks/tracker.js';
+import { InMemoryTaskStore } from '../../src/tasks/memory-store.js';
 import { foreignContext } from '../../src/access/ownership.js';
 import type { RequestFacts } from '../../src/a2a/request.js';
 
 describe('context owners', () => {
-  it('the first caller a context came back to owns it; later claims change nothing', () => {
+  const ownerOf = async (store: InMemoryTaskStore, agent: string, id: string) =>
+    (await store.contextOwnersOf(agent, [id])).get(id);
+
+  it('the first caller a context came back to owns it; later claims change nothing', async () => {
     const store = new InMemoryTaskStore({ maxTasks: 10, ttlMs: 60_000 });
     const now = Date.now();
     store.claimContext('a', 'ctx-1', 'alice', now);
     store.claimContext('a', 'ctx-1', 'bob', now + 1);
-    expect(store.contextOwnerOf('a', 'ctx-1')).toBe('alice');
-    expect(store.contextOwnerOf('b', 'ctx-1')).toBeUndefined(); // per agent
+    expect(await ownerOf(store, 'a', 'ctx-1')).toBe('alice');
+    expect(await ownerOf(store, 'b', 'ctx-1')).toBeUndefined(); // per agent
   });
 
-  it('holds at most maxTasks contexts, the least recently seen forgotten first', () => {
+  it('holds at most maxTasks contexts, the least recently seen forgotten first', async () => {
     const store = new InMemoryTaskStore({ maxTasks: 3, ttlMs: 60_000 });
     const now = Date.now();
     for (let i = 0; i < 5; i++) store.claimContext('a', `ctx-${i}`, 'alice', now + i);
-    expect(['ctx-0', 'ctx-1'].map((c) => store.contextOwnerOf('a', c))).toEqual([undefined, undefined]);
-    expect(['ctx-2', 'ctx-3', 'ctx-4'].map((c) => store.contextOwnerOf('a', c))).toEqual(['alice', 'alice', 'alice']);
+    const owners = await store.contextOwnersOf('a', ['ctx-0', 'ctx-1', 'ctx-2', 'ctx-3', 'ctx-4']);
+    expect([...owners.values()]).toEqual([undefined, undefined, 'alice', 'alice', 'alice']);
   });
 
   it('foreignContext names a context owned by someone else, in either spelling the message used', () => {

@@ -8,7 +8,8 @@ import { asTask } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
-import { InMemoryTaskStore, TaskTracker } from '../../src/tasks/tracker.js';
+import { TaskTracker } from '../../src/tasks/tracker.js';
+import { InMemoryTaskStore } from '../../src/tasks/memory-store.js';
 import { createTelemetry, type Telemetry } from '../../src/telemetry/telemetry.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
 

@@ -108,6 +108,16 @@ export const METRICS = {
     help: 'Push-notification webhooks the gateway refused, by the rule that refused them.',
     labelNames: ['agent', 'rule'],
   },
+  stateStoreUp: {
+    name: 'a2a_state_store_up',
+    help: 'Whether the shared state store (state.store: redis) is connected: 1 up, 0 down; always 1 for the in-memory store.',
+    labelNames: [],
+  },
+  stateStoreErrors: {
+    name: 'a2a_state_store_errors_total',
+    help: 'State store operations that failed (write: a task-store write dropped; read: an owner or story lookup; census: the task gauges).',
+    labelNames: ['operation'],
+  },
   rescues: {
     name: 'a2a_timeout_rescues_total',
     help: 'Blocking SendMessage calls handled by the timeout rescue, by outcome (settled, deadline, message, error, client-gone, agent-blocked).',

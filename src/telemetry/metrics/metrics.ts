@@ -8,19 +8,21 @@ import { TASK_STATES, isTerminal } from '../../a2a/task-state.js';
 import { RULE_IDS } from '../../a2a/findings.js';
 import type { ExchangeObserver } from '../../exchange/exchange.js';
 import type { AccessFacts, ExchangeRecord, Finding } from '../../exchange/record.js';
-import type { TaskListener, TaskStore, TaskTracker } from '../../tasks/tracker.js';
+import type { TaskCensus, TaskListener, TaskTracker } from '../../tasks/tracker.js';
 import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
 import { createLabeler, type Labeler } from './labels.js';
 import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../transport/errors.js';
 import { ACCESS_DENIALS, PUSH_REFUSALS, STREAM_EVENT_KINDS } from '../../exchange/record.js';
-import { OpenTasks } from './open-tasks.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
+import { STORE_OPERATIONS, type StoreStatusView } from '../../state/store-status.js';
 
 export interface MetricsOptions {
   /** The configured agents: the only values the `agent` label takes (besides `other`). */
   readonly agents: readonly string[];
   /** Node.js process metrics (CPU, memory, event loop, GC) on the same registry. Default true. */
   readonly processMetrics?: boolean;
+  /** The shared state store's health; absent: the in-memory store (up, no errors). */
+  readonly storeStatus?: StoreStatusView;
   readonly now?: () => number;
 }
 
@@ -30,9 +32,11 @@ export interface GatewayMetrics {
   readonly observer: ExchangeObserver;
   /** Task events to histograms; `trackTasks` subscribes it for you. */
   readonly taskListener: TaskListener;
-  /** Follows `tracker`: its events feed the task histograms, its store the task gauges. */
-  trackTasks(tracker: Pick<TaskTracker, 'subscribe' | 'store'>): void;
+  /** Follows `tracker`: its events feed the task histograms, its store's census the task gauges. */
+  trackTasks(tracker: TrackedTasks): void;
 }
+
+export type TrackedTasks = Pick<TaskTracker, 'subscribe' | 'store' | 'emit'>;
 
 const upstreamReasons: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
 const rejectionReasons: ReadonlySet<string> = new Set(REJECTION_REASONS);
@@ -41,8 +45,10 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const labels = createLabeler(options.agents);
   const now = options.now ?? Date.now;
   const registers = [registry];
-  const openTasks = new OpenTasks();
-  let taskStore: Pick<TaskStore, 'countByState'> | undefined;
+  let tracked: TrackedTasks | undefined;
+  const takeCensus = censusOf(() => tracked, options.agents, now);
+  // One census per scrape: the `tasks` collect takes it, `taskOldest` (registered next) reuses it.
+  let census: Promise<TaskCensus | undefined> | undefined;
 
   const counter = (def: FamilyDef) => new Counter({ ...def, labelNames: [...def.labelNames], registers });
   const histogram = (def: HistogramFamilyDef) =>
@@ -67,11 +73,15 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     ...METRICS.tasks,
     labelNames: [...METRICS.tasks.labelNames],
     registers,
-    collect() {
+    async collect() {
+      census = takeCensus();
+      const counted = await census;
       tasks.reset();
+      if (!counted) return; // another replica exports the shared store's census
       for (const agent of options.agents) for (const state of TASK_STATES) tasks.set({ agent, state }, 0);
-      for (const [agent, byState] of taskStore?.countByState() ?? []) {
-        for (const [state, n] of byState) tasks.inc({ agent: labels.agent(agent), state: labels.taskState(state) }, n);
+      for (const [agent, byState] of counted) {
+        for (const [state, { count }] of byState)
+          tasks.inc({ agent: labels.agent(agent), state: labels.taskState(state) }, count);
       }
     },
   });
@@ -79,14 +89,19 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     ...METRICS.taskOldest,
     labelNames: [...METRICS.taskOldest.labelNames],
     registers,
-    collect() {
+    async collect() {
+      const counted = await (census ?? takeCensus());
+      census = undefined;
       taskOldest.reset();
+      if (!counted) return;
       const unfinished = TASK_STATES.filter((s) => !isTerminal(s));
       for (const agent of options.agents) for (const state of unfinished) taskOldest.set({ agent, state }, 0);
       // Unknown agents would share `other`: keep the oldest of them.
       const ages = new Map<string, { agent: string; state: string; age: number }>();
-      for (const [agent, byState] of openTasks.oldest(now())) {
-        for (const [state, age] of byState) {
+      for (const [agent, byState] of counted) {
+        for (const [state, { oldestSince }] of byState) {
+          if (oldestSince === undefined) continue;
+          const age = Math.max(0, now() - oldestSince) / 1000;
           const key = { agent: labels.agent(agent), state: labels.taskState(state), age };
           const id = `${key.agent}\u0000${key.state}`;
           if ((ages.get(id)?.age ?? -1) < age) ages.set(id, key);
@@ -104,6 +119,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     for (const reason of REJECTION_REASONS) rejections.inc({ agent, reason }, 0);
   }
   if (options.processMetrics !== false) addProcessMetrics(registry);
+  stateStoreMetrics(registers, options.storeStatus);
 
   const onFinish = (record: ExchangeRecord): void => {
     const a2a = record.a2a;
@@ -141,7 +157,6 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   };
 
   const taskListener: TaskListener = (event) => {
-    openTasks.listener(event);
     const agent = labels.agent(event.story.agent);
     if (event.type === 'settled')
       taskDuration.observe({ agent, state: labels.taskState(event.state) }, event.durationMs / 1000);
@@ -154,7 +169,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     observer: { name: 'metrics', onFinish: (exchange) => onFinish(exchange.record) },
     taskListener,
     trackTasks(tracker) {
-      taskStore = tracker.store;
+      tracked = tracker;
       tracker.subscribe(taskListener);
     },
   };
@@ -183,6 +198,49 @@ function accessCounters(
     if (access.denied !== undefined) denied.inc({ agent, reason: labels.denial(access.denied) });
     if (access.rateLimited) rateLimited.inc({ agent });
     if (access.pushRefused !== undefined) pushRefused.inc({ agent, rule: labels.pushRefusal(access.pushRefused) });
+  };
+}
+
+/** The state store's health, read at scrape time from what the store counts (store-status.ts). */
+function stateStoreMetrics(registers: Registry[], status: StoreStatusView | undefined): void {
+  new Gauge({
+    ...METRICS.stateStoreUp,
+    labelNames: [],
+    registers,
+    collect() {
+      this.set(status === undefined || status.up ? 1 : 0);
+    },
+  });
+  new Counter({
+    ...METRICS.stateStoreErrors,
+    labelNames: [...METRICS.stateStoreErrors.labelNames],
+    registers,
+    collect() {
+      // The store keeps the running totals; the counter shows them (reset, then the total).
+      this.reset();
+      for (const operation of STORE_OPERATIONS) this.inc({ operation }, status?.errors[operation] ?? 0);
+    },
+  });
+}
+
+/**
+ * Takes the store's census for the task gauges. Evictions it made go to the tracker's
+ * subscribers like any task event. A store that cannot answer leaves the gauges empty for that
+ * scrape (the store's own error metric says why); so does a replica that is not the one
+ * exporting a shared store's census.
+ */
+function censusOf(
+  tracked: () => TrackedTasks | undefined,
+  agents: readonly string[],
+  now: () => number,
+): () => Promise<TaskCensus | undefined> {
+  return async () => {
+    const tracker = tracked();
+    if (!tracker) return new Map(); // no tracker to follow: every count is zero
+    const result = await tracker.store.census(agents, now()).catch(() => undefined);
+    if (!result) return undefined;
+    tracker.emit(result.events);
+    return result.census;
   };
 }
 

@@ -3,6 +3,7 @@
  * random paths and HTTP methods, random task, context and message ids and random agent names add
  * no series once each kind of request has been seen once.
  */
+import { STORE_OPERATIONS } from '../../../src/state/store-status.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
@@ -58,6 +59,7 @@ const closedSets: Record<string, ReadonlySet<string>> = Object.fromEntries(
     reason: [...GATEWAY_ERROR_REASONS, ...ACCESS_DENIALS],
     outcome: RESCUE_OUTCOMES,
     strategy: RESCUE_STRATEGIES,
+    operation: STORE_OPERATIONS,
   }).map(([label, values]) => [label, new Set<string>([...values, OTHER])]),
 );
 

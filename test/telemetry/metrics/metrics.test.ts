@@ -2,7 +2,8 @@ import type { RuleId } from '../../../src/a2a/findings.js';
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
-import { InMemoryTaskStore, TaskTracker } from '../../../src/tasks/tracker.js';
+import { TaskTracker } from '../../../src/tasks/tracker.js';
+import { InMemoryTaskStore } from '../../../src/tasks/memory-store.js';
 import type { A2AFacts } from '../../../src/exchange/record.js';
 import { facts, fakeExchange, record } from '../support/records.js';
 import { labelValues, samples, valueOf } from '../support/registry.js';
@@ -15,6 +16,8 @@ function setup(now = () => Date.now()) {
   const finish = (...args: Parameters<typeof record>) => metrics.observer.onFinish!(fakeExchange(record(...args)));
   return { registry, tracker, finish };
 }
+
+const recorded = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('exchange metrics', () => {
   it('counts a direct message and a task with their operation, binding, version, kind and state', async () => {
@@ -148,6 +151,7 @@ describe('task metrics', () => {
     tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_INPUT_REQUIRED', at: 2_000 });
     tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_WORKING', at: 7_000 });
     tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_COMPLETED', at: 11_000 });
+    await recorded(); // the store hands its events over asynchronously (src/tasks/tracker.ts)
     expect(
       await valueOf(registry, 'a2a_task_interrupted_seconds_sum', {
         agent: 'reviewer',
@@ -169,6 +173,7 @@ describe('task metrics', () => {
     tracker.observe('runner', 'b', { state: 'TASK_STATE_WORKING', at: 40_000 });
     tracker.observe('runner', 'c', { state: 'TASK_STATE_INPUT_REQUIRED', at: 50_000 });
     tracker.observe('runner', 'd', { state: 'TASK_STATE_COMPLETED', at: 60_000 });
+    await recorded();
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(2);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_COMPLETED' })).toBe(1);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'reviewer', state: 'TASK_STATE_WORKING' })).toBe(0);
@@ -183,6 +188,7 @@ describe('task metrics', () => {
     ).toBe(50);
 
     tracker.observe('runner', 'a', { state: 'TASK_STATE_COMPLETED', at: 100_000 });
+    await recorded();
     now = 110_000;
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(1);
     expect(

@@ -1,0 +1,37 @@
+/**
+ * Makes the state pieces from `state` and `tasks` (README "Scaling out"): the task store, and
+ * with `store: redis` the one Redis connection it shares with the rate limits, and the status
+ * the metrics and `/readyz` read. src/gateway.ts calls this once.
+ */
+import type { GatewayConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { InMemoryTaskStore } from '../tasks/memory-store.js';
+import type { TaskStore } from '../tasks/tracker.js';
+import type { SharedCounts } from '../access/rate-limit.js';
+import { connectRedis } from './redis-connection.js';
+import { RedisTaskStore } from './redis-store.js';
+import { StoreStatus, type StoreStatusView } from './store-status.js';
+
+export interface State {
+  readonly store: TaskStore;
+  /** Absent for the in-memory store (always up, never fails). */
+  readonly status?: StoreStatusView;
+  /** Where rate limits count when shared. */
+  readonly sharedCounts?: SharedCounts;
+  /** With `state.redis.required`: `/readyz` is 503 while this is false. */
+  readonly ready: () => boolean;
+}
+
+export function buildState(config: GatewayConfig, log: Logger): State {
+  const limits = { maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl };
+  const redis = config.state.store === 'redis' ? config.state.redis : undefined;
+  if (!redis) return { store: new InMemoryTaskStore(limits), ready: () => true };
+  const status = new StoreStatus(log);
+  const client = connectRedis(redis, status);
+  return {
+    store: new RedisTaskStore(client, redis, limits, status),
+    status,
+    sharedCounts: { client, keyPrefix: redis.keyPrefix },
+    ready: () => !redis.required || status.up,
+  };
+}

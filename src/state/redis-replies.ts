@@ -1,0 +1,71 @@
+/**
+ * The scripts' JSON replies (redis-scripts.ts) as the tracker's types. Lua's JSON encoder writes
+ * an empty array as `{}`, so lists are normalised here. Pure.
+ */
+import type { TaskState } from '../a2a/task-state.js';
+import type { TaskCensus, TaskEvent, TaskStory } from '../tasks/story.js';
+
+type Json = Record<string, unknown>;
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+function storyOf(raw: Json, owner: unknown): TaskStory {
+  return {
+    agent: String(raw.agent),
+    taskId: String(raw.taskId),
+    ...(typeof raw.contextId === 'string' ? { contextId: raw.contextId } : {}),
+    ...(typeof owner === 'string' ? { owner } : {}),
+    firstSeen: Number(raw.firstSeen),
+    lastSeen: Number(raw.lastSeen),
+    states: list(raw.states).map((visit) => ({
+      state: (visit as Json).state as TaskState,
+      at: Number((visit as Json).at),
+    })),
+    interruptedMs: (raw.interruptedMs && typeof raw.interruptedMs === 'object'
+      ? raw.interruptedMs
+      : {}) as TaskStory['interruptedMs'],
+    ...(typeof raw.durationMs === 'number' ? { durationMs: raw.durationMs } : {}),
+  };
+}
+
+function eventOf(raw: Json, story: TaskStory): TaskEvent {
+  const state = raw.state as TaskState;
+  if (raw.type === 'state')
+    return { type: 'state', story, from: raw.from as TaskState | undefined, to: raw.to as TaskState };
+  if (raw.type === 'resumed') return { type: 'resumed', story, state, ms: Number(raw.ms) };
+  return { type: 'settled', story, state, durationMs: Number(raw.durationMs) };
+}
+
+const evictions = (raw: unknown): TaskEvent[] =>
+  list(raw).map((story) => ({ type: 'evicted', story: storyOf(story as Json, undefined) }));
+
+/** A stored story (the `story` field of its hash) with its owner. */
+export function decodeStory(raw: string, owner: string | null): TaskStory {
+  return storyOf(JSON.parse(raw) as Json, owner);
+}
+
+/** OBSERVE's reply: the story after the sighting, its owner, what changed, what was evicted. */
+export function decodeObserved(reply: string): { story: TaskStory; owner?: string; events: TaskEvent[] } {
+  const doc = JSON.parse(reply) as Json;
+  const story = storyOf(doc.story as Json, doc.owner);
+  const events = list(doc.events).map((event) => eventOf(event as Json, story));
+  return { story, owner: story.owner, events: [...events, ...evictions(doc.evicted)] };
+}
+
+/** CENSUS's reply: counts and oldest entry time per agent and state, and the evictions it made. */
+export function decodeCensus(reply: string): { census: TaskCensus; events: TaskEvent[] } {
+  const doc = JSON.parse(reply) as Json;
+  const census: TaskCensus = new Map();
+  for (const [agent, byState] of Object.entries((doc.census ?? {}) as Record<string, Json>)) {
+    const perAgent = new Map<TaskState, { count: number; oldestSince?: number }>();
+    for (const [state, entry] of Object.entries(byState ?? {})) {
+      const { count, oldestSince } = entry as Json;
+      perAgent.set(state as TaskState, {
+        count: Number(count),
+        ...(typeof oldestSince === 'number' ? { oldestSince } : {}),
+      });
+    }
+    census.set(agent, perAgent);
+  }
+  return { census, events: evictions(doc.evicted) };
+}

@@ -1,0 +1,141 @@
+/**
+ * The Lua scripts that keep task stories in Redis. Each runs atomically in Redis, so a task's
+ * transition is recorded once however many replicas saw it, and only the replica whose script
+ * recorded it gets the event (and observes the task histograms): the exactly-once rule of the
+ * README's "Scaling out". The story rule is src/tasks/story.ts `advanceStory`, written again in
+ * Lua; test/state/redis-store.test.ts runs both on the same sightings and compares.
+ *
+ * Keys (P = `state.redis.keyPrefix`; agent names hold no `:`, src/config/schema.ts AGENT_NAME):
+ *   P task:{agent}:{taskId}    hash: `story` (JSON), `owner`
+ *   P tasks                    sorted set of `{agent}:{taskId}` by last seen (capacity and TTL)
+ *   P state:{agent}:{state}    sorted set of task ids by the time they entered that state (census)
+ *   P ctx:{agent}:{contextId}  the context's owner, expiring after `tasks.ttl`
+ *   P contexts                 sorted set of `{agent}:{contextId}` by last seen (capacity)
+ *   P census-leader            the replica that exports the task gauges
+ * Keys are made inside the scripts, so this needs one Redis (standalone or Sentinel), not Redis Cluster.
+ */
+import { TASK_STATES, isInterrupted, isTerminal } from '../a2a/task-state.js';
+
+const luaSet = (states: readonly string[]) => `{${states.map((s) => `['${s}']=true`).join(',')}}`;
+
+/** The state tables, from the same definitions the in-memory store uses (src/a2a/task-state.ts). */
+const PRELUDE = `
+local TERMINAL = ${luaSet(TASK_STATES.filter((s) => isTerminal(s)))}
+local INTERRUPTED = ${luaSet(TASK_STATES.filter((s) => isInterrupted(s)))}
+local STATES = {${TASK_STATES.map((s) => `'${s}'`).join(',')}}
+
+-- Forgets the least recently seen tasks past capacity or TTL (at most 100 per call, so a script
+-- stays short); the unfinished ones are returned as evicted.
+local function evictTasks(P, now, max, ttl, evicted)
+  local z = P .. 'tasks'
+  for _ = 1, 100 do
+    local oldest = redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')
+    if #oldest == 0 then return end
+    if redis.call('ZCARD', z) <= max and now - tonumber(oldest[2]) < ttl then return end
+    redis.call('ZREM', z, oldest[1])
+    local key = P .. 'task:' .. oldest[1]
+    local raw = redis.call('HGET', key, 'story')
+    redis.call('DEL', key)
+    if raw then
+      local story = cjson.decode(raw)
+      local n = #story.states
+      if n > 0 then redis.call('ZREM', P .. 'state:' .. story.agent .. ':' .. story.states[n].state, story.taskId) end
+      if story.durationMs == nil then table.insert(evicted, story) end
+    end
+  end
+end
+`;
+
+/** ARGV: prefix, agent, taskId, state ('' for none), at, contextId (''), principal (''), maxTracked, ttlMs. */
+export const OBSERVE = `${PRELUDE}
+local P, agent, taskId, state = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local at, ctx, principal = tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local max, ttl = tonumber(ARGV[8]), tonumber(ARGV[9])
+local member = agent .. ':' .. taskId
+local key = P .. 'task:' .. member
+local raw = redis.call('HGET', key, 'story')
+local story
+if raw then
+  story = cjson.decode(raw)
+else
+  story = { agent = agent, taskId = taskId, firstSeen = at, lastSeen = at, states = {}, interruptedMs = {} }
+  if ctx ~= '' then story.contextId = ctx end
+  if principal ~= '' then redis.call('HSET', key, 'owner', principal) end
+end
+if at > story.lastSeen then story.lastSeen = at end
+local events = {}
+local n = #story.states
+local current = nil
+if n > 0 then current = story.states[n].state end
+if state ~= '' and state ~= current and story.durationMs == nil then
+  table.insert(story.states, { state = state, at = at })
+  table.insert(events, { type = 'state', from = current, to = state })
+  if current then redis.call('ZREM', P .. 'state:' .. agent .. ':' .. current, taskId) end
+  redis.call('ZADD', P .. 'state:' .. agent .. ':' .. state, at, taskId)
+  if current and INTERRUPTED[current] then
+    local ms = math.max(0, at - story.states[n].at)
+    story.interruptedMs[current] = (story.interruptedMs[current] or 0) + ms
+    table.insert(events, { type = 'resumed', state = current, ms = ms })
+  end
+  if TERMINAL[state] then
+    story.durationMs = math.max(0, at - story.firstSeen)
+    table.insert(events, { type = 'settled', state = state, durationMs = story.durationMs })
+  end
+end
+redis.call('HSET', key, 'story', cjson.encode(story))
+redis.call('ZADD', P .. 'tasks', story.lastSeen, member)
+local evicted = {}
+evictTasks(P, at, max, ttl, evicted)
+return cjson.encode({ story = story, owner = redis.call('HGET', key, 'owner'), events = events, evicted = evicted })
+`;
+
+/** ARGV: prefix, agent, contextId, principal, at, maxTracked, ttlMs. Returns the owner. */
+export const CLAIM_CONTEXT = `
+local P, agent, ctx, principal = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local at, max, ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local member = agent .. ':' .. ctx
+local key = P .. 'ctx:' .. member
+redis.call('SET', key, principal, 'NX')
+redis.call('PEXPIRE', key, ttl)
+local z = P .. 'contexts'
+local seen = redis.call('ZSCORE', z, member)
+if not seen or tonumber(seen) < at then redis.call('ZADD', z, at, member) end
+for _ = 1, 100 do
+  local oldest = redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')
+  if #oldest == 0 then break end
+  if redis.call('ZCARD', z) <= max and at - tonumber(oldest[2]) < ttl then break end
+  redis.call('ZREM', z, oldest[1])
+  redis.call('DEL', P .. 'ctx:' .. oldest[1])
+end
+return redis.call('GET', key)
+`;
+
+/**
+ * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array). Nil unless this
+ * replica holds (or takes) the census lease; then forgets expired tasks and counts the rest.
+ */
+export const CENSUS = `${PRELUDE}
+local P, me, lease = ARGV[1], ARGV[2], ARGV[3]
+local now, max, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local lk = P .. 'census-leader'
+local holder = redis.call('GET', lk)
+if holder and holder ~= me then return false end
+redis.call('SET', lk, me, 'PX', lease)
+local evicted = {}
+evictTasks(P, now, max, ttl, evicted)
+local census = {}
+for _, agent in ipairs(cjson.decode(ARGV[7])) do
+  local perAgent = {}
+  for _, state in ipairs(STATES) do
+    local z = P .. 'state:' .. agent .. ':' .. state
+    local count = redis.call('ZCARD', z)
+    if count > 0 then
+      local entry = { count = count }
+      if not TERMINAL[state] then entry.oldestSince = tonumber(redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')[2]) end
+      perAgent[state] = entry
+    end
+  end
+  census[agent] = perAgent
+end
+return cjson.encode({ census = census, evicted = evicted })
+`;

@@ -1,0 +1,174 @@
+/**
+ * The task store shared by every replica and worker (`state.store: redis`, README "Scaling
+ * out"). Writes go through a bounded queue (write-queue.ts) and are recorded by the Lua scripts
+ * of redis-scripts.ts, each atomically, so a transition is recorded — and its event emitted — once
+ * across the cluster. Reads answer an ownership check: owners never change once recorded, so
+ * each replica keeps the ones it has learned (bounded, with the TTL) and asks Redis only for the
+ * others, bounded by `state.redis.timeout`; a Redis that cannot answer is StoreUnavailable, and
+ * the gate decides (`failClosed`).
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import type { RedisStateConfig } from '../config/state-schema.js';
+import type { TaskEvent, TaskSighting, TaskStory } from '../tasks/story.js';
+import { StoreUnavailable, type Owners, type TaskStore } from '../tasks/tracker.js';
+import type { TaskStoreLimits } from '../tasks/memory-store.js';
+import { CENSUS, CLAIM_CONTEXT, OBSERVE } from './redis-scripts.js';
+import { OwnerCache } from './owner-cache.js';
+import { decodeCensus, decodeObserved, decodeStory } from './redis-replies.js';
+import { WriteQueue, type WriteBatch } from './write-queue.js';
+import type { StoreStatus } from './store-status.js';
+
+/** The scripts as ioredis commands (EVALSHA, loaded on first use). */
+interface ScriptCommands {
+  a2aObserve(...args: string[]): Promise<string>;
+  a2aClaimContext(...args: string[]): Promise<string | null>;
+  a2aCensus(...args: string[]): Promise<string | null>;
+}
+type Batch = WriteBatch & { a2aObserve(...args: string[]): unknown; a2aClaimContext(...args: string[]): unknown };
+
+export class RedisTaskStore implements TaskStore {
+  private readonly queue: WriteQueue;
+  private readonly owners: OwnerCache;
+  private readonly contexts: OwnerCache;
+  /** This replica, for the census lease. */
+  private readonly replica = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly config: RedisStateConfig,
+    private readonly limits: TaskStoreLimits,
+    readonly status: StoreStatus,
+  ) {
+    this.prefix = config.keyPrefix;
+    client.defineCommand('a2aObserve', { numberOfKeys: 0, lua: OBSERVE });
+    client.defineCommand('a2aClaimContext', { numberOfKeys: 0, lua: CLAIM_CONTEXT });
+    client.defineCommand('a2aCensus', { numberOfKeys: 0, lua: CENSUS });
+    const cacheSize = Math.min(limits.maxTasks, 100_000);
+    this.owners = new OwnerCache(cacheSize, limits.ttlMs);
+    this.contexts = new OwnerCache(cacheSize, limits.ttlMs);
+    this.queue = new WriteQueue({
+      maxPending: config.maxPending,
+      ready: () => client.status === 'ready',
+      batch: () => client.pipeline() as unknown as Batch,
+      dropped: (err) => status.failed('write', err),
+    });
+    client.on('ready', () => this.queue.flush());
+  }
+
+  observe(agent: string, taskId: string, sighting: TaskSighting): Promise<TaskEvent[]> {
+    const { state, at, contextId, principal } = sighting;
+    // This replica answers its own caller's next call without waiting for the write.
+    if (principal !== undefined) this.owners.claim(agent, taskId, principal, at);
+    const args = [this.prefix, agent, taskId, state ?? '', String(at), contextId ?? '', principal ?? ''];
+    args.push(String(this.limits.maxTasks), String(this.limits.ttlMs));
+    return new Promise((resolve) =>
+      this.queue.add(
+        (batch) => (batch as Batch).a2aObserve(...args),
+        (reply) => decodeObserved(String(reply)),
+        (observed) => {
+          if (observed?.owner) this.owners.set(agent, taskId, observed.owner, at);
+          resolve(observed?.events ?? []);
+        },
+      ),
+    );
+  }
+
+  async get(agent: string, taskId: string): Promise<TaskStory | undefined> {
+    const [story, owner] = await this.read(() => this.client.hmget(this.taskKey(agent, taskId), 'story', 'owner'));
+    return story ? decodeStory(story, owner ?? null) : undefined;
+  }
+
+  ownersOf(agent: string, taskIds: readonly string[]): Promise<Owners> {
+    return this.lookup(this.owners, agent, taskIds, (id) => this.client.hget(this.taskKey(agent, id), 'owner'));
+  }
+
+  claimContext(agent: string, contextId: string, principal: string, at: number): void {
+    this.contexts.claim(agent, contextId, principal, at);
+    const args = [this.prefix, agent, contextId, principal, String(at), String(this.limits.maxTasks)];
+    args.push(String(this.limits.ttlMs));
+    this.queue.add(
+      (batch) => (batch as Batch).a2aClaimContext(...args),
+      (reply) => (typeof reply === 'string' ? reply : undefined),
+      (owner) => owner && this.contexts.set(agent, contextId, owner, at),
+    );
+  }
+
+  contextOwnersOf(agent: string, contextIds: readonly string[]): Promise<Owners> {
+    return this.lookup(this.contexts, agent, contextIds, (id) => this.client.get(`${this.prefix}ctx:${agent}:${id}`));
+  }
+
+  async census(agents: readonly string[], now: number) {
+    const { maxTasks, ttlMs } = this.limits;
+    const args = [this.prefix, this.replica, String(this.config.censusLease), String(now), String(maxTasks)];
+    args.push(String(ttlMs), JSON.stringify(agents));
+    let reply: string | null;
+    try {
+      reply = await (this.client as unknown as ScriptCommands).a2aCensus(...args);
+    } catch (err) {
+      this.status.failed('census', err);
+      throw new StoreUnavailable(err);
+    }
+    return reply ? decodeCensus(reply) : undefined;
+  }
+
+  /** Sends what is still queued (for at most a second, e.g. while Redis is down), then disconnects. */
+  async close(): Promise<void> {
+    const until = Date.now() + 1000;
+    while (this.queue.size > 0 && this.client.status === 'ready' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  /** Queued writes not yet in Redis (tests, and the catch-up after an outage). */
+  get pendingWrites(): number {
+    return this.queue.size;
+  }
+
+  private taskKey(agent: string, taskId: string): string {
+    return `${this.prefix}task:${agent}:${taskId}`;
+  }
+
+  /** Owners from the cache, the rest from Redis; a miss is read once more after `ownerReadRetry`. */
+  private async lookup(
+    cache: OwnerCache,
+    agent: string,
+    ids: readonly string[],
+    fetch: (id: string) => Promise<string | null>,
+  ): Promise<Owners> {
+    const owners = new Map<string, string | undefined>(ids.map((id) => [id, cache.get(agent, id)]));
+    const fetchMissing = async () => {
+      const missing = [...owners].filter(([, owner]) => owner === undefined).map(([id]) => id);
+      const found = await this.read(() => Promise.all(missing.map(fetch)));
+      missing.forEach((id, i) => {
+        const owner = found[i] ?? undefined;
+        owners.set(id, owner);
+        if (owner !== undefined) cache.set(agent, id, owner, Date.now());
+      });
+      return missing.length > 0 && found.some((owner) => owner === null);
+    };
+    if ([...owners.values()].every((owner) => owner !== undefined)) return owners;
+    if ((await fetchMissing()) && this.config.ownerReadRetry > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.config.ownerReadRetry));
+      await fetchMissing();
+    }
+    return owners;
+  }
+
+  /** A read that Redis cannot answer now (down, or past `timeout`) is StoreUnavailable. */
+  private async read<T>(command: () => Promise<T>): Promise<T> {
+    if (this.client.status !== 'ready') {
+      this.status.failed('read', new Error(`Redis is ${this.client.status}`));
+      throw new StoreUnavailable(new Error(`Redis is ${this.client.status}`));
+    }
+    try {
+      return await command();
+    } catch (err) {
+      this.status.failed('read', err);
+      throw new StoreUnavailable(err);
+    }
+  }
+}

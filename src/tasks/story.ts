@@ -1,0 +1,97 @@
+/**
+ * A task's story: first seen, every state seen with its time, last seen, and — once terminal —
+ * its duration and the time it spent waiting in an interrupted state (INPUT_REQUIRED /
+ * AUTH_REQUIRED, wire-reference §5.2). `advanceStory` is the one rule for moving a story along;
+ * the Redis store runs the same rule inside Redis (src/state/redis-scripts.ts), so both stores
+ * tell the same story. Pure.
+ */
+import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
+
+export interface StateVisit {
+  readonly state: TaskState;
+  readonly at: number;
+}
+
+export interface TaskStory {
+  readonly agent: string;
+  readonly taskId: string;
+  readonly contextId?: string;
+  /** The principal whose call the task first came back to (task ownership, README "Access control"). */
+  readonly owner?: string;
+  readonly firstSeen: number;
+  lastSeen: number;
+  readonly states: StateVisit[];
+  /** Milliseconds spent in each interrupted state, summed over visits. */
+  readonly interruptedMs: Partial<Record<TaskState, number>>;
+  /** First seen → first terminal state, once there is one. */
+  durationMs?: number;
+}
+
+/** What changed when an observation was recorded; telemetry subscribes to these. */
+export type TaskEvent =
+  | { readonly type: 'state'; readonly story: TaskStory; readonly from: TaskState | undefined; readonly to: TaskState }
+  /** An interrupted state was left after `ms` (to any other state). */
+  | { readonly type: 'resumed'; readonly story: TaskStory; readonly state: TaskState; readonly ms: number }
+  | { readonly type: 'settled'; readonly story: TaskStory; readonly state: TaskState; readonly durationMs: number }
+  /** Dropped from the store (capacity or TTL) before reaching a terminal state. */
+  | { readonly type: 'evicted'; readonly story: TaskStory };
+
+/** One sighting of a task in an agent's answer. */
+export interface TaskSighting {
+  readonly state?: TaskState;
+  readonly at: number;
+  readonly contextId?: string;
+  /** Who made the call; becomes the owner of a task seen for the first time. */
+  readonly principal?: string;
+}
+
+/** Per agent and current state: how many tracked tasks, and when the longest-waiting unfinished
+ * one entered that state (for the `a2a_tasks` and `a2a_task_oldest_seconds` gauges). */
+export type TaskCensus = Map<string, Map<TaskState, { count: number; oldestSince?: number }>>;
+
+export function newStory(agent: string, taskId: string, sighting: TaskSighting): TaskStory {
+  const { at, contextId, principal } = sighting;
+  return {
+    agent,
+    taskId,
+    ...(contextId ? { contextId } : {}),
+    ...(principal !== undefined ? { owner: principal } : {}),
+    firstSeen: at,
+    lastSeen: at,
+    states: [],
+    interruptedMs: {},
+  };
+}
+
+/** Records `state` seen at `at` on `story` (in place) and returns what changed. */
+export function advanceStory(story: TaskStory, state: TaskState | undefined, at: number): TaskEvent[] {
+  story.lastSeen = Math.max(story.lastSeen, at);
+  const current = story.states.at(-1)?.state;
+  if (!state || state === current || story.durationMs !== undefined) return [];
+  const events: TaskEvent[] = [];
+  story.states.push({ state, at });
+  events.push({ type: 'state', story, from: current, to: state });
+  if (current && isInterrupted(current)) {
+    const since = story.states.at(-2)!.at;
+    const ms = Math.max(0, at - since);
+    story.interruptedMs[current] = (story.interruptedMs[current] ?? 0) + ms;
+    events.push({ type: 'resumed', story, state: current, ms });
+  }
+  if (isTerminal(state)) {
+    story.durationMs = Math.max(0, at - story.firstSeen);
+    events.push({ type: 'settled', story, state, durationMs: story.durationMs });
+  }
+  return events;
+}
+
+/** Adds `story` to a census (the in-memory store counts its stories this way at scrape time). */
+export function countStory(census: TaskCensus, story: TaskStory): void {
+  const visit = story.states.at(-1);
+  if (!visit) return;
+  let perAgent = census.get(story.agent);
+  if (!perAgent) census.set(story.agent, (perAgent = new Map()));
+  const entry = perAgent.get(visit.state) ?? { count: 0 };
+  entry.count++;
+  if (!isTerminal(visit.state)) entry.oldestSince = Math.min(entry.oldestSince ?? visit.at, visit.at);
+  perAgent.set(visit.state, entry);
+}
