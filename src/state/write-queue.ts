@@ -32,16 +32,19 @@ export interface WriteQueueOptions {
 export class WriteQueue {
   private readonly pending: QueuedWrite<unknown>[] = [];
   private flushing = false;
+  /** Writes sent and not answered yet. */
+  private sending = 0;
 
   constructor(private readonly options: WriteQueueOptions) {}
 
+  /** Writes not yet answered by Redis: queued or on their way. */
   get size(): number {
-    return this.pending.length;
+    return this.pending.length + this.sending;
   }
 
   /** Queues `send`; `done` gets the reply (parsed by `parse`), or undefined if the write was dropped. */
   add<T>(send: (batch: WriteBatch) => void, parse: (reply: unknown) => T, done: (result: T | undefined) => void) {
-    if (this.pending.length >= this.options.maxPending) {
+    if (this.size >= this.options.maxPending) {
       this.options.dropped(new Error(`${this.options.maxPending} writes already queued (state.redis.maxPending)`));
       done(undefined);
       return;
@@ -65,7 +68,9 @@ export class WriteQueue {
       const writes = this.pending.splice(0, this.options.batchSize ?? 128);
       const batch = this.options.batch();
       for (const write of writes) write.send(batch);
+      this.sending = writes.length;
       const replies = await batch.exec().catch(() => null);
+      this.sending = 0;
       const retry: QueuedWrite<unknown>[] = [];
       writes.forEach((write, i) => {
         const [err, reply] = replies?.[i] ?? [new Error('the connection to Redis failed'), undefined];
