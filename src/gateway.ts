@@ -205,6 +205,7 @@ function trafficServer(config: GatewayConfig, p: Parts): Server {
     trust: p.trust,
     publicUrl: config.publicUrl,
     isDraining: p.isDraining,
+    stateReady: p.state.ready,
     mayList: (req, agent) => p.access.gate.mayList(req, agent),
   });
   return createGatewayServer({
@@ -224,6 +225,7 @@ function adminServer(config: GatewayConfig, p: Parts, publicBase: string): Serve
     registry: p.registry,
     publicBase,
     isDraining: p.isDraining,
+    stateReady: p.state.ready,
     recent: p.recent,
     tracker: p.tracker,
     metrics: config.metrics.enabled ? { path: config.metrics.path, handler: p.telemetry.metricsHandler } : undefined,

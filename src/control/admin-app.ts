@@ -20,6 +20,8 @@ export interface AdminDeps {
   /** The base of the agents' URLs at the gateway in the catalog: `publicUrl`, else the traffic listener's URL. */
   readonly publicBase: string;
   readonly isDraining: () => boolean;
+  /** `/readyz` is 503 while this is false (state.redis.required). */
+  readonly stateReady?: () => boolean;
   readonly recent: RecentExchanges;
   readonly tracker: TaskTracker;
   /** Prometheus exposition at `path`; absent when metrics are off. */

@@ -19,6 +19,8 @@ export interface ControlDeps {
   readonly trust: PeerTrust;
   readonly publicUrl: string | undefined;
   readonly isDraining: () => boolean;
+  /** `/readyz` is 503 while this is false (state.redis.required). */
+  readonly stateReady?: () => boolean;
   /** Whether this caller may see `agent` in the public catalog; default: every agent. */
   readonly mayList?: (req: IncomingMessage, agent: string) => Promise<boolean> | boolean;
 }

@@ -9,7 +9,7 @@ import { InMemoryTaskStore } from '../../src/tasks/memory-store.js';
 import { StoreUnavailable, type TaskEvent, type TaskSighting } from '../../src/tasks/tracker.js';
 import type { TaskState } from '../../src/a2a/task-state.js';
 import { RateLimit } from '../../src/access/rate-limit.js';
-import { redisConfig, replica, until, type Replica } from './support.js';
+import { redisConfig, replica, until, type Replica } from './support/stores.js';
 
 let redis: TestRedis;
 const open: Replica[] = [];

@@ -1,10 +1,10 @@
 /** Redis task stores for the shared-state tests: each its own connection, like two replicas. */
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { connectRedis } from '../../src/state/redis-connection.js';
-import { RedisTaskStore } from '../../src/state/redis-store.js';
-import { StoreStatus } from '../../src/state/store-status.js';
-import type { RedisStateConfig } from '../../src/config/state-schema.js';
+import { connectRedis } from '../../../src/state/redis-connection.js';
+import { RedisTaskStore } from '../../../src/state/redis-store.js';
+import { StoreStatus } from '../../../src/state/store-status.js';
+import type { RedisStateConfig } from '../../../src/config/state-schema.js';
 
 export interface Replica {
   readonly store: RedisTaskStore;
