@@ -185,7 +185,12 @@ describe('two replicas sharing Redis behind a round-robin balancer', () => {
     );
     // The log is written in batches, at least once a second (src/log.ts).
     const logged = () => replicas.every((r) => r.log().includes('state store: down'));
-    await pollUntil(async () => logged(), (ok) => ok, 5_000, 'both replicas log the store down');
+    await pollUntil(
+      async () => logged(),
+      (ok) => ok,
+      5_000,
+      'both replicas log the store down',
+    );
 
     await redis.start();
     const up = async () => (await summed('a2a_state_store_up', {})) === 2;
