@@ -16,7 +16,7 @@ import { findNginx } from './lib/nginx.mjs';
 import { benchDir, gatewayCli } from './lib/paths.mjs';
 import { readOptions, settingsFor } from './lib/options.mjs';
 import { machineInfo, ensureOpenFiles } from './lib/machine.mjs';
-import { startUpstreams, startOtlpSink, selectPaths, startPaths } from './lib/setup.mjs';
+import { startUpstreams, startOtlpSink, startRedisServer, selectPaths, startPaths } from './lib/setup.mjs';
 import { profileGateways } from './lib/profile-pass.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { renderMarkdown } from './lib/report.mjs';
@@ -103,6 +103,7 @@ async function measure(ctx, opts, results) {
   await startUpstreams(ctx, { largeBytes: fiveRuns ? ctx.settings.large.bytes : 0 });
   const wanted = selectPaths(opts, ctx.cli);
   if (wanted.some((p) => p.variant?.otlpSink)) await startOtlpSink(ctx);
+  if (wanted.some((p) => p.variant?.redis)) await startRedisServer(ctx);
   results.paths.push(...(await startPaths(ctx, wanted)));
   for (const s of ctx.scenarios) {
     for (const [key, data] of Object.entries(await s.run(ctx))) if (data !== undefined) results.scenarios[key] = data;
@@ -161,6 +162,7 @@ async function main() {
     readyAgent: 'small',
     routes: null,
     otlpSinkUrl: null,
+    redisUrl: null,
     upstreamPids: null,
     paths: [],
     notes: results.notes,

@@ -24,6 +24,8 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
  * variants run only when asked for (--with NAME or --paths); `optional: 'quick'` ones only so in
  * --quick runs. `env(ctx)` is added to the environment (every OTEL_* variable of the harness's
  * own environment is removed first, so "off" means off). `nodeArgs` go before dist/cli.js.
+ * `config` may be a function of the run's context (e.g. for `ctx.redisUrl`); `redis: true` makes the
+ * harness start a loopback redis-server first.
  * `probe(ctx)` runs after the start-up check: if it throws, the variant is reported as not
  * available with that message instead of being measured.
  */
@@ -74,6 +76,16 @@ export const GATEWAY_VARIANTS = [
       'a second gateway-no-metrics (scenario 7 control: the method against itself); ' +
       'only with `--with gateway-no-metrics-control`',
     optional: true,
+  },
+  {
+    // Shared state (issue #14): task stories, owners and rate limits in a loopback redis-server
+    // the harness starts. Its writes are asynchronous (src/state/write-queue.ts), so the unary
+    // rows should stay within noise of `gateway`; the task scenario writes one story per call.
+    name: 'gateway+redis',
+    label: 'gateway, shared state on Redis (state.store: redis; a loopback redis-server)',
+    optional: 'quick',
+    redis: true,
+    config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
   },
   {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
@@ -201,7 +213,8 @@ export function nodePath() {
 function writeGatewayConfig(ctx, variant, port, profiled, cli) {
   const agents = {};
   for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
-  const config = { listen: { host: '127.0.0.1', port }, ...adminListenFor(cli), agents, ...(variant.config ?? {}) };
+  const own = typeof variant.config === 'function' ? variant.config(ctx) : (variant.config ?? {});
+  const config = { listen: { host: '127.0.0.1', port }, ...adminListenFor(cli), agents, ...own };
   const slug = variant.name.replace(/[^a-z0-9]+/gi, '_');
   const file = path.join(ctx.runDir, `gateway-${slug}${profiled ? '-prof' : ''}.yaml`);
   // JSON is YAML: no YAML writer needed.
@@ -230,7 +243,12 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     kind: 'gateway',
     variant,
     pid: null,
-    available: () => (existsSync(cli) ? { ok: true } : { ok: false, reason: missing }),
+    available: (ctx) => {
+      if (!existsSync(cli)) return { ok: false, reason: missing };
+      if (variant.redis && !ctx.redisUrl)
+        return { ok: false, reason: 'redis-server not installed (apt-get install redis-server)' };
+      return { ok: true };
+    },
     async start(ctx) {
       port = await freePort();
       const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir), cli);

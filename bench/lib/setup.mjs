@@ -1,8 +1,10 @@
 // Everything a run stands on: the upstreams (nginx with fixed answers, the SSE server), the
-// OTLP sink, and the paths under test, each started and checked before it is measured.
+// OTLP sink, the redis-server of `gateway+redis`, and the paths under test, each started and checked before it is measured.
 import { chmodSync, mkdirSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import { startProcess, freePort, waitForHttp, httpRequest } from './procs.mjs';
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startProcess, freePort, waitForHttp, httpRequest, findExecutable } from './procs.mjs';
 import { upstreamConfig, startNginx } from './nginx.mjs';
 import {
   A2A_HEADERS,
@@ -75,6 +77,42 @@ export async function startUpstreams(ctx, { largeBytes }) {
     `upstreams: nginx (worker ${nginx.workerPid}) on ${ports.small}/${ports.task}/${ports.large}, ` +
       `SSE node (pid ${sse.child.pid}) on ${ports.sse}`,
   );
+}
+
+/**
+ * Start a loopback redis-server (no persistence) for the `gateway+redis` variant; sets
+ * `ctx.redisUrl`. Without the binary the variant reports itself as not available.
+ */
+export async function startRedisServer(ctx) {
+  const bin = findExecutable('redis-server');
+  if (!bin) return;
+  const port = await freePort();
+  const entry = startProcess('redis', bin, [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
+  const deadline = Date.now() + 10_000;
+  while (!(await canConnect(port))) {
+    if (Date.now() > deadline || entry.child.exitCode !== null) throw new Error('redis-server did not start');
+    await sleep(50);
+  }
+  ctx.redisUrl = `redis://127.0.0.1:${port}`;
+}
+
+function canConnect(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 }
 
 /** Start the loopback OTLP sink the tracing variants export to; sets `ctx.otlpSinkUrl`. */

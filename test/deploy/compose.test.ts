@@ -56,6 +56,13 @@ describe('docker-compose.yml', () => {
       for (const port of services[name]!.ports as string[]) expect(port, name).toMatch(/^127\.0\.0\.1:/);
   });
 
+  it('keeps the gateway’s shared state in the compose Redis', () => {
+    const { config } = gatewayConfig();
+    expect(config.state.store).toBe('redis');
+    expect(new URL(config.state.redis!.url).hostname).toBe('redis');
+    expect(services['gateway']!.depends_on).toContain('redis');
+  });
+
   it('mounts only host files that exist in the repository', () => {
     const mounted = Object.values(services).flatMap((s) => binds(s).map(([host]) => host));
     expect(mounted.length).toBeGreaterThanOrEqual(6);

@@ -169,7 +169,7 @@ describe.each([
 });
 
 describe('the Redis overlay', () => {
-  it('runs three gateway pods (the autoscaler never fewer) with REDIS_URL for the coming shared state', () => {
+  it('runs three gateway pods (the autoscaler never fewer) with REDIS_URL pointing at the Redis Service', () => {
     const { deployment, container } = gatewayContainer(overlay);
     expect(deployment.spec.replicas).toBe(3);
     expect(find(overlay, 'HorizontalPodAutoscaler').spec.minReplicas).toBe(3);
@@ -191,9 +191,16 @@ describe('the Redis overlay', () => {
     expect(find(overlay, 'Service', redis.spec.serviceName).spec.selector).toEqual(redis.spec.selector.matchLabels);
   });
 
-  it('leaves the gateway config as the base has it (no `state` key before the gateway knows it)', () => {
-    expect(mountedConfig(overlay).text).toBe(mountedConfig(base).text);
-    expect(mountedConfig(overlay).text).not.toMatch(/^state:/m);
+  it('mounts the base config plus shared state on that Redis (state.store: redis)', () => {
+    const { container } = gatewayContainer(overlay);
+    const redisUrl = container.env.find((e: { name: string }) => e.name === 'REDIS_URL')?.value as string;
+    const mounted = mountedConfig(overlay);
+    const config = parseConfig(mounted.text, 'gateway.yaml', { ...mounted.env, REDIS_URL: redisUrl });
+    expect(config.state).toMatchObject({ store: 'redis', redis: { url: redisUrl } });
+    const baseText = mountedConfig(base);
+    const baseConfig = parseConfig(baseText.text, 'gateway.yaml', baseText.env);
+    expect({ ...config, state: baseConfig.state }).toEqual(baseConfig); // the rest as the base has it
+    expect(() => parseConfig(mounted.text, 'gateway.yaml', mounted.env)).toThrow(/REDIS_URL is not set/);
   });
 });
 
