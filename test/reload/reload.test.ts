@@ -186,6 +186,22 @@ describe('a reload that changes a restart-only key', () => {
   });
 });
 
+describe('a reload that changes admin.token', () => {
+  it('asks new admin requests for the new token', async () => {
+    const a = await peer();
+    const admin = (token: string) => ({ admin: { listen: { host: '127.0.0.1', port: 0 }, token } });
+    const [before, after] = ['admin-token-before-0123', 'admin-token-after-01234'];
+    const { gateway } = await start({ a: { url: a.url } }, admin(before));
+    track(gateway);
+    const exchanges = (token: string) =>
+      getJson(`${gateway.adminUrl}/exchanges`, { authorization: `Bearer ${token}` }).then((r) => r.status);
+    expect(await exchanges(before)).toBe(200);
+    expect(gateway.reload(configOf({ a: { url: a.url } }, admin(after))).needsRestart).toEqual([]);
+    expect(await exchanges(before)).toBe(401);
+    expect(await exchanges(after)).toBe(200);
+  });
+});
+
 describe('POST /admin/reload', () => {
   const TOKEN = 'admin-token-0123456789';
 
