@@ -2,15 +2,17 @@
  * The admin listener: its own node:http server in front of the admin app (src/control/admin-app.ts),
  * on `admin.listen`, so the operator plane can stay on a private address while the traffic
  * listener faces clients. It keeps the same client limits as the traffic listener (principle 19):
- * an operator port is still a port.
+ * an operator port is still a port. The app is the current config generation's
+ * (src/reload/generation.ts), read once per request: a reload swaps it.
  */
-import { createServer, type Server } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
-import type { Hono } from 'hono';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { applyClientLimits, serverOptions, type ClientLimits } from './transport/client-limits.js';
 
-export function createAdminServer(app: Hono, limits: ClientLimits): Server {
-  const server = createServer(serverOptions(limits), getRequestListener(app.fetch));
+export function createAdminServer(
+  app: { readonly current: { readonly admin: RequestListener } },
+  limits: ClientLimits,
+): Server {
+  const server = createServer(serverOptions(limits), (req, res) => app.current.admin(req, res));
   applyClientLimits(server, limits);
   return server;
 }

@@ -3,10 +3,14 @@
  * a2a-gateway --config FILE [--host H] [--port N]   run the gateway (--host/--port: the traffic
  *                                                    listener; the admin one is `admin.listen`)
  * a2a-gateway check-config FILE                      validate a config; exit 0 (valid) or 1
+ *
+ * SIGHUP and `POST /admin/reload` re-read FILE (src/reload/from-file.ts); SIGTERM/SIGINT drain.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from './config/load.js';
-import { startGateway } from './gateway.js';
+import { startGateway, type RunningGateway } from './gateway.js';
+import { reloadFromFile, serialised } from './reload/from-file.js';
+import { refusedReport } from './reload/report.js';
 import { ListenError } from './transport/listen.js';
 import type { GatewayConfig } from './config/schema.js';
 
@@ -61,16 +65,27 @@ async function main(argv: string[]): Promise<void> {
   if (positionals.length > 0) fail(`unknown command "${positionals[0]}"\n${USAGE}`, 2);
   if (!values.config) fail(`--config FILE is required\n${USAGE}`, 2);
 
-  const config = load(values.config);
-  if (values.host) config.listen.host = values.host;
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be 0–65535, got "${values.port}"`, 2);
-    config.listen.port = port;
-  }
-  const gateway = await startGateway(config, { env: process.env }).catch((err: Error) =>
+  const file = values.config;
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535))
+    fail(`--port must be 0–65535, got "${values.port}"`, 2);
+  // The command line overrides the file's traffic listener, at start-up and on every reload.
+  const overrides = (config: GatewayConfig) => {
+    if (values.host) config.listen.host = values.host;
+    if (port !== undefined) config.listen.port = port;
+  };
+  const config = load(file);
+  overrides(config);
+  // The admin listener may take a reload before startGateway has returned.
+  const started: { gateway?: RunningGateway } = {};
+  const reload = serialised(() =>
+    started.gateway ? reloadFromFile(file, started.gateway, overrides) : refusedReport(['the gateway is starting']),
+  );
+  const gateway = await startGateway(config, { env: process.env, reload }).catch((err: Error) =>
     fail(err instanceof ListenError ? err.message : `cannot start: ${err.message}`),
   );
+  started.gateway = gateway;
+  process.on('SIGHUP', () => void reload());
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

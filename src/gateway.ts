@@ -1,21 +1,19 @@
 /**
- * Builds a gateway from a validated config and serves it: the pieces are made here, once, and
- * handed to each other; nothing below reads the config file or the environment. Two listeners:
- * traffic (`listen`: the agents, health and the public catalog) and admin (`admin.listen`:
- * recorded exchanges, task stories, metrics, the full catalog), so the operator plane can stay
- * private while traffic faces clients.
+ * Builds a gateway from a validated config and serves it: the pieces are made here and handed to
+ * each other; nothing below reads the config file or the environment. Two listeners: traffic
+ * (`listen`: the agents, health and the public catalog) and admin (`admin.listen`: recorded
+ * exchanges, task stories, metrics, the full catalog), so the operator plane can stay private
+ * while traffic faces clients. What a config determines for traffic is a generation
+ * (src/reload/generation.ts) that a reload replaces; what is made once here (`Parts`) outlives
+ * reloads: the listeners, logger, task tracker, telemetry, observers, recent exchanges.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { GatewayConfig } from './config/schema.js';
-import { closeUpstream, createUpstream, type Upstream } from './transport/upstream.js';
-import { CardCache } from './cards/cache.js';
-import { CardRegistry } from './cards/registry.js';
-import { createAgentPipeline } from './proxy/pipeline.js';
-import { ObserverSet, type Exchange, type ExchangeObserver } from './exchange/exchange.js';
+import type { Upstream } from './transport/upstream.js';
+import type { CardCache } from './cards/cache.js';
+import type { CardRegistry } from './cards/registry.js';
+import { ObserverSet, type ExchangeObserver } from './exchange/exchange.js';
 import { observerFailureLog } from './exchange/observer-failures.js';
-import { PeerTrust } from './proxy/public-url.js';
-import { createControlApp } from './control/app.js';
-import { createAdminApp } from './control/admin-app.js';
 import { createGatewayServer } from './server.js';
 import { createAdminServer } from './admin-server.js';
 import { closeNow, listenAt } from './transport/listen.js';
@@ -26,9 +24,13 @@ import { RecentExchanges } from './inspect/recent.js';
 import { TaskTracker } from './tasks/tracker.js';
 import { buildState, type State } from './state/build.js';
 import { createLogger, type Logger } from './log.js';
-import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
+import { createTelemetry } from './telemetry/telemetry.js';
 import { GATEWAY_VERSION } from './version.js';
-import { buildAccessControl, cardSecurityOf, type AccessControl } from './access/build.js';
+import { buildAccessControl, type AccessControl } from './access/build.js';
+import { buildGeneration, type Shared } from './reload/generation.js';
+import { Generations } from './reload/generations.js';
+import { applyConfig, refuseConfig, type ReloadTarget } from './reload/apply.js';
+import type { LastReload, ReloadReport } from './reload/report.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the traffic listener (`listen`). */
@@ -36,12 +38,21 @@ export interface RunningGateway {
   /** `http://host:port` of the admin listener (`admin.listen`). */
   readonly adminUrl: string;
   readonly server: Server;
+  /** The current config generation's card registry (a reload replaces it). */
   readonly registry: CardRegistry;
   readonly tracker: TaskTracker;
   /** The global inspection budget (read-only), or undefined when inspection is off. */
   readonly inspectionBudget: InspectionBudgetView | undefined;
   /** Where Prometheus scrapes (on the admin listener), or undefined when metrics are off. */
   readonly metricsUrl: string | undefined;
+  /**
+   * Applies an already validated config to new requests; exchanges in flight finish on the old
+   * one (src/reload/apply.ts). Restart-only keys keep their running values and are named in the
+   * report's `needsRestart`.
+   */
+  reload(next: GatewayConfig): ReloadReport;
+  /** Records a reload refused before it got here (an invalid file): logged, counted, on `/readyz`. */
+  refuseReload(errors: readonly string[]): ReloadReport;
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
 }
@@ -52,68 +63,82 @@ export interface GatewayOptions {
   readonly observers?: readonly ExchangeObserver[];
   /** OTEL_* variables for tracing (the CLI passes process.env); tracing is off without them. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * What `POST /admin/reload` runs: the CLI re-reads its config file (src/reload/from-file.ts).
+   * Without it (an embedded gateway with no file) the endpoint answers 501.
+   */
+  readonly reload?: () => Promise<ReloadReport>;
 }
 
-/** Everything both listeners and shutdown share, made once. */
-interface Parts {
-  readonly log: Logger;
-  readonly upstreams: ReadonlyMap<string, Upstream>;
-  readonly cards: CardCache;
-  readonly registry: CardRegistry;
-  readonly trust: PeerTrust;
-  readonly inFlight: Set<Exchange>;
-  readonly tracker: TaskTracker;
-  readonly state: State;
+/** Everything both listeners, every generation and shutdown share, made once. */
+interface Parts extends Shared {
   readonly inspectionBudget: InspectionBudget | undefined;
-  readonly recent: RecentExchanges;
-  readonly telemetry: Telemetry;
-  readonly observers: ObserverSet;
-  readonly access: AccessControl;
-  readonly lifecycle: { draining: boolean };
-  readonly isDraining: () => boolean;
+  readonly state: { draining: boolean; lastReload: LastReload | undefined };
+  /** Where task stories, owners and rate-limit counts live (src/state/build.ts). */
+  readonly stateStore: State;
 }
 
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const parts = assemble(config, options);
-  const server = trafficServer(config, parts);
-  let admin: Server;
-  let url: string;
+  // The listeners read `generations.current` per request; it is set before either listens. The
+  // admin catalog names the agents at the traffic listener's address unless `publicUrl` says.
+  let url = '';
+  const publicBase = (next: GatewayConfig) => () => next.publicUrl ?? url;
+  const generations = new Generations(buildGeneration(config, parts, publicBase(config)), parts.log);
+  const server = createGatewayServer({ handlers: generations, isDraining: parts.isDraining, limits: config.limits });
+  const admin = createAdminServer(generations, config.limits);
   let adminUrl: string;
   try {
     url = await listenAt(server, config.listen, 'listen');
-    admin = adminServer(config, parts, config.publicUrl ?? url);
     adminUrl = await listenAt(admin, config.admin.listen, 'admin.listen');
   } catch (err) {
     await closeNow(server);
-    await release(parts);
+    await release(parts, generations);
     throw err;
   }
   const metricsUrl = config.metrics.enabled ? `${adminUrl}${config.metrics.path}` : undefined;
-  parts.registry.start();
-  const agents = [...parts.upstreams.keys()];
+  generations.current.registry.start();
+  const agents = Object.keys(config.agents);
   const tracing = parts.telemetry.tracingEnabled;
   parts.log.info({ url, adminUrl, agents, tracing, metrics: metricsUrl ?? 'off' }, 'gateway listening');
   parts.log.flush(); // the access log is buffered for throughput; start-up must show at once
 
+  const target: ReloadTarget = {
+    generations,
+    shared: parts,
+    publicBase,
+    servers: () => [server, admin],
+    state: parts.state,
+  };
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown(config, parts, server, admin));
-  const { registry, tracker, inspectionBudget } = parts;
-  return { url, adminUrl, server, registry, tracker, inspectionBudget, metricsUrl, close };
+  const close = () => (closing ??= shutdown(config, parts, generations, server, admin));
+  const { tracker, inspectionBudget } = parts;
+  return {
+    url,
+    adminUrl,
+    server,
+    get registry() {
+      return generations.current.registry;
+    },
+    tracker,
+    inspectionBudget,
+    metricsUrl,
+    reload: (next) => applyConfig(target, next),
+    refuseReload: (errors) => refuseConfig(target, errors),
+    close,
+  };
 }
 
+/** What outlives reloads: logger, task tracker, telemetry, observers, recent exchanges. */
 function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   const log = options.logger ?? createLogger(config.log.level);
-  const upstreams = new Map<string, Upstream>(
-    Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
-  );
-  const cards = new CardCache({ maxAgeMs: config.cards.maxAge, maxBytes: config.cards.maxBytes, log });
-  const state = buildState(config, log);
-  const tracker = new TaskTracker(state.store);
+  const stateStore = buildState(config, log);
+  const tracker = new TaskTracker(stateStore.store);
   const inspectionBudget = config.inspection.enabled ? new InspectionBudget(config.inspection.budgetBytes) : undefined;
   const telemetry = createTelemetry({
-    agents: [...upstreams.keys()],
+    agents: Object.keys(config.agents),
     tracker,
-    storeStatus: state.status,
+    storeStatus: stateStore.status,
     env: options.env ?? {},
     serviceVersion: GATEWAY_VERSION,
     metrics: config.metrics.enabled,
@@ -122,23 +147,21 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   });
   for (const warning of telemetry.warnings) log.warn(warning);
   const recent = new RecentExchanges(config.inspection.recent);
-  const lifecycle = { draining: false };
+  const state: Parts['state'] = { draining: false, lastReload: undefined };
   return {
     log,
-    upstreams,
-    cards,
-    registry: new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config)),
-    trust: new PeerTrust(config.trustedProxies),
-    inFlight: new Set<Exchange>(),
     tracker,
-    state,
     inspectionBudget,
     recent,
     telemetry,
     observers: observersOf(config, options, { log, tracker, inspectionBudget, recent, telemetry }),
-    access: accessControlOf(config, upstreams, cards, state),
-    lifecycle,
-    isDraining: () => lifecycle.draining,
+    accessControl: (next, upstreams, cards) => accessControlOf(next, upstreams, cards, stateStore),
+    reload: options.reload,
+    state,
+    stateStore,
+    isDraining: () => state.draining,
+    stateReady: stateStore.ready,
+    lastReload: () => state.lastReload,
   };
 }
 
@@ -184,64 +207,21 @@ function observersOf(
   );
 }
 
-/** The traffic listener: the agent pipeline, health and the public catalog. */
-function trafficServer(config: GatewayConfig, p: Parts): Server {
-  const handleAgentRequest = createAgentPipeline({
-    upstreams: p.upstreams,
-    cards: p.cards,
-    trust: p.trust,
-    publicUrl: config.publicUrl,
-    observers: p.observers,
-    inFlight: p.inFlight,
-    inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
-    limits: config.limits,
-    queryStrings: config.log.queryStrings,
-    access: p.access.gate,
-    cardSecurity: p.access.cardSecurity,
-  });
-  const control = createControlApp({
-    upstreams: p.upstreams,
-    registry: p.registry,
-    trust: p.trust,
-    publicUrl: config.publicUrl,
-    isDraining: p.isDraining,
-    stateReady: p.state.ready,
-    mayList: (req, agent) => p.access.gate.mayList(req, agent),
-  });
-  return createGatewayServer({
-    handleAgentRequest,
-    agentNames: new Set(p.upstreams.keys()),
-    control,
-    isDraining: p.isDraining,
-    trust: p.trust,
-    limits: config.limits,
-  });
-}
-
-/** The admin listener; `publicBase` is where the catalog says the agents are served. */
-function adminServer(config: GatewayConfig, p: Parts, publicBase: string): Server {
-  const app = createAdminApp({
-    upstreams: p.upstreams,
-    registry: p.registry,
-    publicBase,
-    isDraining: p.isDraining,
-    stateReady: p.state.ready,
-    recent: p.recent,
-    tracker: p.tracker,
-    metrics: config.metrics.enabled ? { path: config.metrics.path, handler: p.telemetry.metricsHandler } : undefined,
-    token: config.admin.token,
-  });
-  return createAdminServer(app, config.limits);
-}
-
-/** Traffic drains first (readiness says so on both listeners), then the admin listener closes. */
-async function shutdown(config: GatewayConfig, p: Parts, server: Server, admin: Server): Promise<void> {
-  p.lifecycle.draining = true;
+/** Traffic drains first (readiness says so on both listeners), then the admin listener closes.
+ * Exchanges in flight on every generation (current and retired by reloads) are waited for. */
+async function shutdown(
+  config: GatewayConfig,
+  p: Parts,
+  generations: Generations,
+  server: Server,
+  admin: Server,
+): Promise<void> {
+  p.state.draining = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = Date.now() + config.shutdown.grace;
-  while (p.inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  const ending = [...p.inFlight];
+  while (generations.inFlight().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const ending = generations.inFlight();
   for (const exchange of ending) exchange.terminate();
   // The answers just written (503s, last events) leave before the connections close.
   await settledWithin(
@@ -251,7 +231,7 @@ async function shutdown(config: GatewayConfig, p: Parts, server: Server, admin: 
   server.closeAllConnections();
   await closed;
   await closeNow(admin);
-  await release(p);
+  await release(p, generations);
   p.log.info('gateway stopped');
   // The log is written in batches: wait until the last one is out (bounded, never hangs).
   await new Promise<void>((resolve) => {
@@ -263,12 +243,12 @@ async function shutdown(config: GatewayConfig, p: Parts, server: Server, admin: 
   });
 }
 
-/** What outlives the listeners: queued spans, the state store's connection, card retries, upstream pools. */
-async function release(p: Parts): Promise<void> {
+/** What outlives the listeners: queued spans, the state store's connection, every generation's
+ * card retries and upstream pools. */
+async function release(p: Parts, generations: Generations): Promise<void> {
   await p.telemetry.shutdown();
-  await p.state.store.close();
-  p.registry.stop();
-  await Promise.all([...p.upstreams.values()].map(closeUpstream));
+  await p.stateStore.store.close();
+  await generations.releaseAll();
 }
 
 /** Resolves once every response has finished or closed, or after `ms`. */

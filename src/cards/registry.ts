@@ -77,6 +77,19 @@ export class CardRegistry {
     this.timers.clear();
   }
 
+  /**
+   * After a reload (src/reload/): agents whose card the previous generation's registry had
+   * fetched, with the same URL and card path, count as fetched here too, so readiness does not
+   * drop while this registry's first fetches run.
+   */
+  carryOver(previous: CardRegistry): void {
+    for (const [name, upstream] of this.upstreams) {
+      const before = previous.upstreams.get(name)?.config;
+      const same = before?.url === upstream.config.url && before.cardPath === upstream.config.cardPath;
+      if (same && previous.fetchedOnce.has(name)) this.fetchedOnce.add(name);
+    }
+  }
+
   ready(): boolean {
     return this.fetchedOnce.size === this.upstreams.size;
   }

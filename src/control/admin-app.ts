@@ -1,15 +1,17 @@
 /**
  * The admin listener's endpoints (hono), the operator plane apart from traffic (issue #13): what
  * the gateway recorded (`/exchanges`, `/tasks/{agent}/{taskId}`), Prometheus metrics, the full
- * fleet catalog with each agent's own URL and the interfaces the rewrite left alone, and
- * liveness and readiness. All of it names the fleet's insides, so with `admin.token` every
- * request needs the token (admin-token.ts), and the listener defaults to 127.0.0.1.
+ * fleet catalog with each agent's own URL and the interfaces the rewrite left alone, liveness and
+ * readiness, and `POST /admin/reload` (issue #14: re-read the config file). All of it names the
+ * fleet's insides, so with `admin.token` every request needs the token (admin-token.ts), and the
+ * listener defaults to 127.0.0.1.
  */
 import { Hono } from 'hono';
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
 import type { RecentExchanges } from '../inspect/recent.js';
 import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
+import type { LastReload, ReloadReport } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from './answers.js';
 import { requireAdminToken } from './admin-token.js';
@@ -28,6 +30,10 @@ export interface AdminDeps {
   readonly metrics?: { readonly path: string; readonly handler: () => Promise<Response> };
   /** `admin.token`: required of every request when set. */
   readonly token?: string;
+  /** What `POST /admin/reload` runs (GatewayOptions.reload); without it the route answers 501. */
+  readonly reload?: () => Promise<ReloadReport>;
+  /** The last reload, for `/readyz`. */
+  readonly lastReload?: () => LastReload | undefined;
 }
 
 export function createAdminApp(deps: AdminDeps): Hono {
@@ -42,12 +48,23 @@ export function createAdminApp(deps: AdminDeps): Hono {
   app.get('/agents', async (c) => c.json(await catalog()));
   app.get('/agents/', async (c) => c.json(await catalog()));
   mountRecords(app, deps);
+  mountReload(app, deps.reload);
   const metrics = deps.metrics ? `, ${deps.metrics.path}` : '';
   answerMisses(
     app,
-    `the admin listener serves /healthz, /readyz, /agents, /exchanges, /tasks/{agent}/{taskId}${metrics}`,
+    `the admin listener serves /healthz, /readyz, /agents, /exchanges, /tasks/{agent}/{taskId}${metrics}, POST /admin/reload`,
   );
   return app;
+}
+
+/** Re-reads the config: 200 with the report when applied, 422 with the key-path errors when refused. */
+function mountReload(app: Hono, reload: AdminDeps['reload']): void {
+  app.post('/admin/reload', async (c) => {
+    if (!reload)
+      return errorAnswer(c, 501, 'UNIMPLEMENTED', 'this gateway was started without a config file to reload');
+    const report = await reload();
+    return c.json(report, report.ok ? 200 : 422);
+  });
 }
 
 /** What inspection and the task tracker recorded: shapes, ids, states, findings (no bodies). */

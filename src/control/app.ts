@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
 import { publicBaseUrl, type PeerTrust } from '../proxy/public-url.js';
+import type { LastReload } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses } from './answers.js';
 
@@ -23,6 +24,8 @@ export interface ControlDeps {
   readonly stateReady?: () => boolean;
   /** Whether this caller may see `agent` in the public catalog; default: every agent. */
   readonly mayList?: (req: IncomingMessage, agent: string) => Promise<boolean> | boolean;
+  /** The last reload, for `/readyz` (health.ts). */
+  readonly lastReload?: () => LastReload | undefined;
 }
 
 type Env = { Bindings: { incoming: IncomingMessage } };

@@ -36,6 +36,10 @@ export interface Telemetry {
   readonly warnings: readonly string[];
   /** For the admin app: `app.get('/metrics', telemetry.metricsHandler)`. */
   readonly metricsHandler: () => Promise<Response>;
+  /** A reload changed the configured agents (the `agent` label's values). No-op with metrics off. */
+  setAgents(agents: readonly string[]): void;
+  /** Counts a reload, applied (`ok`) or refused. No-op with metrics off. */
+  reloaded(ok: boolean): void;
   /** Exports the spans still queued; call once the listener has drained. */
   shutdown(): Promise<void>;
 }
@@ -58,6 +62,8 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     tracingEnabled: tracing.enabled,
     warnings,
     metricsHandler: metricsHandler(registry),
+    setAgents: (agents) => metrics?.setAgents(agents),
+    reloaded: (ok) => metrics?.reloaded(ok),
     shutdown: () => tracing.shutdown(),
   };
 }

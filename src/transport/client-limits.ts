@@ -35,6 +35,20 @@ export function applyClientLimits(server: Server, limits: ClientLimits): void {
   if (limits.connectionsPerClient > 0) capPerClient(server, limits.connectionsPerClient);
 }
 
+/**
+ * A reload's new limits on a live listener: what Node reads from the server object as it goes
+ * (the timeouts at each check or response, the connection and header-count caps per connection
+ * or request). `headerBytes` and `connectionsPerClient` are fixed when the listener is made
+ * (src/reload/restart-only.ts).
+ */
+export function retuneClientLimits(server: Server, limits: ClientLimits): void {
+  server.headersTimeout = limits.headersTimeout;
+  server.requestTimeout = limits.requestTimeout;
+  server.keepAliveTimeout = limits.keepAliveTimeout;
+  server.maxConnections = limits.connections;
+  server.maxHeadersCount = limits.headerCount + 1;
+}
+
 function capPerClient(server: Server, cap: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {

@@ -1,5 +1,5 @@
-/** The CLI contract: check-config exits 0/1 with the problem named; the server starts, serves
- * and drains on SIGTERM. Runs the built CLI (`npm test` builds first). */
+/** The CLI contract: check-config exits 0/1 with the problem named; the server starts, serves,
+ * reloads its config on SIGHUP and drains on SIGTERM. Runs the built CLI (`npm test` builds first). */
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
@@ -93,6 +93,47 @@ describe('a2a-gateway CLI', () => {
     }
   });
 
+  it('reloads its config file on SIGHUP: a new agent answers; an invalid file is logged by key path and changes nothing', async () => {
+    const [a, b] = [await startPeerV1(), await startPeerV1()];
+    const head = 'listen: { host: 127.0.0.1, port: 0 }\nadmin: { listen: { port: 0 } }\nagents:\n';
+    const config = file('reload.yaml', `${head}  a:\n    url: ${a.url}\n`);
+    const { child, url, output } = await startCli(['--config', config]);
+    const sendTo = async (agent: string) => {
+      const res = await request(`${url}/agents/${agent}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: `cli-${agent}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+        }),
+      });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    const logged = async (text: string) => {
+      while (!output().includes(text)) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      expect(await sendTo('b')).toBe(404);
+      writeFileSync(config, `${head}  a:\n    url: ${a.url}\n  b:\n    url: ${b.url}\n`);
+      child.kill('SIGHUP');
+      await logged('"msg":"config reloaded"');
+      expect(await sendTo('b')).toBe(200);
+
+      writeFileSync(config, `${head}  a:\n    url: ${a.url}\n  b:\n    url: not-a-url\n`);
+      child.kill('SIGHUP');
+      await logged('agents.b.url: must be an absolute http:// or https:// URL');
+      expect(output()).toContain('config reload failed, the previous config stays');
+      expect(await sendTo('a')).toBe(200);
+      expect(await sendTo('b')).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('exports spans from its export thread (the built worker) and flushes them on SIGTERM', async () => {
     const [peer, receiver] = await Promise.all([startPeerV1(), startOtlpReceiver()]);
     const config = file(
@@ -140,9 +181,10 @@ describe('a2a-gateway CLI', () => {
 async function startCli(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
   let out = '';
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 10_000);
     child.stdout.on('data', (d: Buffer) => {
@@ -154,5 +196,5 @@ async function startCli(
       }
     });
   });
-  return { child, url };
+  return { child, url, output: () => out };
 }

@@ -38,6 +38,8 @@ const closed = (set: ReadonlySet<string>, value: string | undefined): string =>
 export interface Labeler {
   /** Configured agents keep their name; anything else is `other`. */
   agent(name: string): string;
+  /** A reload changed the configured agents (src/reload/): from now on these keep their name. */
+  setAgents(agents: readonly string[]): void;
   method(a2a: A2AFacts | undefined): string;
   binding(a2a: A2AFacts | undefined): string;
   version(a2a: A2AFacts | undefined): string;
@@ -56,9 +58,10 @@ export interface Labeler {
 }
 
 export function createLabeler(agents: readonly string[]): Labeler {
-  const known = new Set(agents);
+  let known: ReadonlySet<string> = new Set(agents);
   return {
     agent: (name) => closed(known, name),
+    setAgents: (next) => void (known = new Set(next)),
     method: (a2a) => closed(METHODS, a2a?.operation),
     binding: (a2a) => closed(BINDING_SET, a2a?.binding),
     version: (a2a) => closed(VERSIONS, a2a?.version),

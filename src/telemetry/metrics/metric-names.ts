@@ -135,4 +135,17 @@ export const METRICS = {
     labelNames: ['agent', 'strategy'],
     buckets: POLL_BUCKETS,
   },
+  configReloads: {
+    name: 'a2a_config_reloads_total',
+    help: 'Configuration reloads (SIGHUP, POST /admin/reload), by result: success (applied) or failure (invalid config: the old one stays).',
+    labelNames: ['result'],
+  },
+  configLastReloadSuccess: {
+    name: 'a2a_config_last_reload_success',
+    help: 'Whether the last configuration reload was applied (1; also before any reload) or refused (0: the gateway serves the previous config).',
+    labelNames: [],
+  },
 } as const;
+
+/** `result` of a2a_config_reloads_total. */
+export const RELOAD_RESULTS = ['success', 'failure'] as const;

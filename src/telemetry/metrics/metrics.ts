@@ -9,7 +9,7 @@ import { RULE_IDS } from '../../a2a/findings.js';
 import type { ExchangeObserver } from '../../exchange/exchange.js';
 import type { AccessFacts, ExchangeRecord, Finding } from '../../exchange/record.js';
 import type { TaskCensus, TaskListener, TaskTracker } from '../../tasks/tracker.js';
-import { METRICS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
+import { METRICS, RELOAD_RESULTS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
 import { createLabeler, type Labeler } from './labels.js';
 import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../transport/errors.js';
 import { ACCESS_DENIALS, PUSH_REFUSALS, STREAM_EVENT_KINDS } from '../../exchange/record.js';
@@ -34,6 +34,10 @@ export interface GatewayMetrics {
   readonly taskListener: TaskListener;
   /** Follows `tracker`: its events feed the task histograms, its store's census the task gauges. */
   trackTasks(tracker: TrackedTasks): void;
+  /** A reload changed the configured agents: new ones get their own label and zero series. */
+  setAgents(agents: readonly string[]): void;
+  /** Counts a reload and sets a2a_config_last_reload_success (src/reload/). */
+  reloaded(ok: boolean): void;
 }
 
 export type TrackedTasks = Pick<TaskTracker, 'subscribe' | 'store' | 'emit'>;
@@ -43,10 +47,16 @@ const rejectionReasons: ReadonlySet<string> = new Set(REJECTION_REASONS);
 
 export function createMetrics(registry: Registry, options: MetricsOptions): GatewayMetrics {
   const labels = createLabeler(options.agents);
+  // Replaced by a reload (setAgents); read by the collectors below when Prometheus scrapes.
+  let agents = options.agents;
   const now = options.now ?? Date.now;
   const registers = [registry];
   let tracked: TrackedTasks | undefined;
-  const takeCensus = censusOf(() => tracked, options.agents, now);
+  const takeCensus = censusOf(
+    () => tracked,
+    () => agents,
+    now,
+  );
   // One census per scrape: the `tasks` collect takes it, `taskOldest` (registered next) reuses it.
   let census: Promise<TaskCensus | undefined> | undefined;
 
@@ -67,7 +77,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const rescues = counter(METRICS.rescues);
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
   const rescuePolls = histogram(METRICS.rescuePolls);
-  const countAccess = accessCounters(counter, options.agents, labels);
+  const access = accessCounters(counter, labels);
+  const reloads = reloadMetrics(registers);
 
   const tasks: Gauge = new Gauge({
     ...METRICS.tasks,
@@ -78,7 +89,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       const counted = await census;
       tasks.reset();
       if (!counted) return; // another replica exports the shared store's census
-      for (const agent of options.agents) for (const state of TASK_STATES) tasks.set({ agent, state }, 0);
+      for (const agent of agents) for (const state of TASK_STATES) tasks.set({ agent, state }, 0);
       for (const [agent, byState] of counted) {
         for (const [state, { count }] of byState)
           tasks.inc({ agent: labels.agent(agent), state: labels.taskState(state) }, count);
@@ -95,7 +106,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       taskOldest.reset();
       if (!counted) return;
       const unfinished = TASK_STATES.filter((s) => !isTerminal(s));
-      for (const agent of options.agents) for (const state of unfinished) taskOldest.set({ agent, state }, 0);
+      for (const agent of agents) for (const state of unfinished) taskOldest.set({ agent, state }, 0);
       // Unknown agents would share `other`: keep the oldest of them.
       const ages = new Map<string, { agent: string; state: string; age: number }>();
       for (const [agent, byState] of counted) {
@@ -112,12 +123,17 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   });
 
   // Series that alerts compare over time start at zero, so the first error or finding is an
-  // increase Prometheus can see (a series born at 1 shows no increase()).
-  for (const agent of options.agents) {
-    for (const reason of UPSTREAM_REASONS) upstreamErrors.inc({ agent, reason }, 0);
-    for (const rule of RULE_IDS) findings.inc({ agent, rule }, 0);
-    for (const reason of REJECTION_REASONS) rejections.inc({ agent, reason }, 0);
-  }
+  // increase Prometheus can see (a series born at 1 shows no increase()). An agent a reload adds
+  // starts its series then (setAgents); a removed agent's series stay (counters never go back).
+  const startAgents = (names: readonly string[]) => {
+    for (const agent of names) {
+      for (const reason of UPSTREAM_REASONS) upstreamErrors.inc({ agent, reason }, 0);
+      for (const rule of RULE_IDS) findings.inc({ agent, rule }, 0);
+      for (const reason of REJECTION_REASONS) rejections.inc({ agent, reason }, 0);
+      access.start(agent);
+    }
+  };
+  startAgents(agents);
   if (options.processMetrics !== false) addProcessMetrics(registry);
   stateStoreMetrics(registers, options.storeStatus);
 
@@ -145,7 +161,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     if (record.error && rejectionReasons.has(record.error.reason))
       rejections.inc({ agent, reason: record.error.reason });
     if (record.outcome === 'client-gone') clientAborts.inc({ agent, method });
-    if (record.access) countAccess(record.access, agent);
+    if (record.access) access.count(record.access, agent);
     const rescue = record.rescue;
     if (rescue) {
       const strategy = labels.rescueStrategy(rescue.strategy);
@@ -172,6 +188,29 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       tracked = tracker;
       tracker.subscribe(taskListener);
     },
+    setAgents(next) {
+      const added = next.filter((name) => !agents.includes(name));
+      agents = next;
+      labels.setAgents(next);
+      startAgents(added);
+    },
+    reloaded: reloads,
+  };
+}
+
+/**
+ * The reload families: a counter by result (both started at zero) and a 1/0 gauge, 1 until a
+ * reload fails. Its aggregator is `min`, so where the registries of several processes are
+ * aggregated (`workers: N`) the gateway says 0 when any of them failed its last reload.
+ */
+function reloadMetrics(registers: Registry[]): (ok: boolean) => void {
+  const total = new Counter({ ...METRICS.configReloads, labelNames: [...METRICS.configReloads.labelNames], registers });
+  for (const result of RELOAD_RESULTS) total.inc({ result }, 0);
+  const last = new Gauge({ ...METRICS.configLastReloadSuccess, labelNames: [], aggregator: 'min', registers });
+  last.set(1);
+  return (ok) => {
+    total.inc({ result: ok ? 'success' : 'failure' });
+    last.set(ok ? 1 : 0);
   };
 }
 
@@ -183,21 +222,22 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
  */
 function accessCounters(
   counter: (def: FamilyDef) => Counter,
-  agents: readonly string[],
   labels: Labeler,
-): (access: AccessFacts, agent: string) => void {
+): { start(agent: string): void; count(access: AccessFacts, agent: string): void } {
   const denied = counter(METRICS.authDenied);
   const rateLimited = counter(METRICS.rateLimited);
   const pushRefused = counter(METRICS.pushRefused);
-  for (const agent of agents) {
-    for (const reason of ACCESS_DENIALS) denied.inc({ agent, reason }, 0);
-    rateLimited.inc({ agent }, 0);
-    for (const rule of PUSH_REFUSALS) pushRefused.inc({ agent, rule }, 0);
-  }
-  return (access, agent) => {
-    if (access.denied !== undefined) denied.inc({ agent, reason: labels.denial(access.denied) });
-    if (access.rateLimited) rateLimited.inc({ agent });
-    if (access.pushRefused !== undefined) pushRefused.inc({ agent, rule: labels.pushRefusal(access.pushRefused) });
+  return {
+    start(agent) {
+      for (const reason of ACCESS_DENIALS) denied.inc({ agent, reason }, 0);
+      rateLimited.inc({ agent }, 0);
+      for (const rule of PUSH_REFUSALS) pushRefused.inc({ agent, rule }, 0);
+    },
+    count(access, agent) {
+      if (access.denied !== undefined) denied.inc({ agent, reason: labels.denial(access.denied) });
+      if (access.rateLimited) rateLimited.inc({ agent });
+      if (access.pushRefused !== undefined) pushRefused.inc({ agent, rule: labels.pushRefusal(access.pushRefused) });
+    },
   };
 }
 
@@ -231,13 +271,13 @@ function stateStoreMetrics(registers: Registry[], status: StoreStatusView | unde
  */
 function censusOf(
   tracked: () => TrackedTasks | undefined,
-  agents: readonly string[],
+  agents: () => readonly string[],
   now: () => number,
 ): () => Promise<TaskCensus | undefined> {
   return async () => {
     const tracker = tracked();
     if (!tracker) return new Map(); // no tracker to follow: every count is zero
-    const result = await tracker.store.census(agents, now()).catch(() => undefined);
+    const result = await tracker.store.census(agents(), now()).catch(() => undefined);
     if (!result) return undefined;
     tracker.emit(result.events);
     return result.census;

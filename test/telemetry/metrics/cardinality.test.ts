@@ -14,6 +14,7 @@ import type { RunningGateway } from '../../../src/gateway.js';
 import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
 import { labelValues, samples } from '../support/registry.js';
 import { NO_STATE, OTHER } from '../../../src/telemetry/metrics/labels.js';
+import { RELOAD_RESULTS } from '../../../src/telemetry/metrics/metric-names.js';
 import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../../src/a2a/operations.js';
 import { TASK_STATES } from '../../../src/a2a/task-state.js';
 import { RULE_IDS } from '../../../src/a2a/findings.js';
@@ -60,6 +61,7 @@ const closedSets: Record<string, ReadonlySet<string>> = Object.fromEntries(
     outcome: RESCUE_OUTCOMES,
     strategy: RESCUE_STRATEGIES,
     operation: STORE_OPERATIONS,
+    result: RELOAD_RESULTS,
   }).map(([label, values]) => [label, new Set<string>([...values, OTHER])]),
 );
 

@@ -35,6 +35,14 @@ describe('label sets', () => {
     for (const rule of PUSH_REFUSALS) expect(labels.pushRefusal(rule)).toBe(rule);
   });
 
+  it('follow the configured agents through a reload', () => {
+    const reloaded = createLabeler(['reviewer']);
+    expect(reloaded.agent('runner')).toBe(OTHER);
+    reloaded.setAgents(['runner']);
+    expect(reloaded.agent('runner')).toBe('runner');
+    expect(reloaded.agent('reviewer')).toBe(OTHER);
+  });
+
   it('turn anything else into other', () => {
     const odd = 'made-up' as never;
     expect(labels.agent('nobody')).toBe(OTHER);

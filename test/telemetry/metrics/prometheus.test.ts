@@ -301,7 +301,7 @@ describe('the alert rules against a real Prometheus', () => {
     parseYaml(readFileSync(ALERTS, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
   ).groups.flatMap((g) => g.rules);
 
-  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents and denials', () => {
+  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials and failed reloads', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'A2AAgentErrorRatio',
       'A2ATaskStuckWorking',
@@ -310,6 +310,7 @@ describe('the alert rules against a real Prometheus', () => {
       'A2AUpstreamUnreachable',
       'A2AAuthDenialsHigh',
       'A2AJwksUnavailable',
+      'A2AConfigReloadFailed',
     ]);
   });
 

@@ -1,0 +1,129 @@
+/**
+ * A config generation: everything one validated config determines for traffic (issue #14 item 3,
+ * docs/ARCHITECTURE.md "Reloading"). The agents' connection pools, the card cache and registry,
+ * access control (gate, rate limits, card security), the agent pipeline, the traffic control app
+ * and the admin app. The listeners (src/server.ts, src/admin-server.ts) read the current
+ * generation once per request, so a reload is one reference swap; an exchange keeps the
+ * generation it started on, whose pools live until its last exchange has finished
+ * (src/reload/generations.ts). What outlives every generation — the logger, exchange observers,
+ * telemetry, the task tracker, the recent-exchanges ring — comes in as `Shared`.
+ */
+import type { RequestListener } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { GatewayConfig } from '../config/schema.js';
+import { closeUpstream, createUpstream, type Upstream } from '../transport/upstream.js';
+import { CardCache } from '../cards/cache.js';
+import { CardRegistry } from '../cards/registry.js';
+import { createAgentPipeline } from '../proxy/pipeline.js';
+import type { Exchange, ObserverSet } from '../exchange/exchange.js';
+import { PeerTrust } from '../proxy/public-url.js';
+import { createControlApp } from '../control/app.js';
+import { createAdminApp } from '../control/admin-app.js';
+import { trafficHandlers, type TrafficHandlers } from '../server.js';
+import { cardSecurityOf, type AccessControl } from '../access/build.js';
+import type { RecentExchanges } from '../inspect/recent.js';
+import type { TaskTracker } from '../tasks/tracker.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { Logger } from '../log.js';
+import type { LastReload, ReloadReport } from './report.js';
+
+/** What outlives reloads (made once in src/gateway.ts). */
+export interface Shared {
+  readonly log: Logger;
+  readonly observers: ObserverSet;
+  readonly tracker: TaskTracker;
+  readonly recent: RecentExchanges;
+  readonly telemetry: Telemetry;
+  readonly isDraining: () => boolean;
+  /** False while a `required` shared store is down (`/readyz`, state.redis.required). */
+  readonly stateReady: () => boolean;
+  readonly lastReload: () => LastReload | undefined;
+  /** `POST /admin/reload` (GatewayOptions.reload). */
+  readonly reload: (() => Promise<ReloadReport>) | undefined;
+  /** Access control over this generation's agents, reading task owners from the state store. */
+  readonly accessControl: (
+    config: GatewayConfig,
+    upstreams: ReadonlyMap<string, Upstream>,
+    cards: CardCache,
+  ) => AccessControl;
+}
+
+export interface Generation extends TrafficHandlers {
+  readonly config: GatewayConfig;
+  readonly upstreams: ReadonlyMap<string, Upstream>;
+  readonly registry: CardRegistry;
+  /** This generation's exchanges in flight: it is released once they have finished. */
+  readonly inFlight: Set<Exchange>;
+  /** The admin listener's app, as a node:http listener. */
+  readonly admin: RequestListener;
+}
+
+/**
+ * Makes a generation; `publicBase` says where the admin catalog says the agents are served (asked
+ * per catalog request: at start-up the traffic listener's address is known only once it listens).
+ * Nothing is started: `registry.start()` when it goes live.
+ */
+export function buildGeneration(config: GatewayConfig, shared: Shared, publicBase: () => string): Generation {
+  const log = shared.log;
+  const upstreams = new Map<string, Upstream>(
+    Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
+  );
+  const cards = new CardCache({ maxAgeMs: config.cards.maxAge, maxBytes: config.cards.maxBytes, log });
+  const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config));
+  const trust = new PeerTrust(config.trustedProxies);
+  const access = shared.accessControl(config, upstreams, cards);
+  const inFlight = new Set<Exchange>();
+  const handleAgentRequest = createAgentPipeline({
+    upstreams,
+    cards,
+    trust,
+    publicUrl: config.publicUrl,
+    observers: shared.observers,
+    inFlight,
+    inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
+    limits: config.limits,
+    queryStrings: config.log.queryStrings,
+    access: access.gate,
+    cardSecurity: access.cardSecurity,
+  });
+  const common = {
+    upstreams,
+    registry,
+    isDraining: shared.isDraining,
+    stateReady: shared.stateReady,
+    lastReload: shared.lastReload,
+  };
+  const control = createControlApp({
+    ...common,
+    trust,
+    publicUrl: config.publicUrl,
+    mayList: (req, agent) => access.gate.mayList(req, agent),
+  });
+  const admin = createAdminApp({
+    ...common,
+    get publicBase() {
+      return publicBase();
+    },
+    recent: shared.recent,
+    tracker: shared.tracker,
+    metrics: config.metrics.enabled
+      ? { path: config.metrics.path, handler: shared.telemetry.metricsHandler }
+      : undefined,
+    token: config.admin.token,
+    reload: shared.reload,
+  });
+  const traffic = trafficHandlers({
+    handleAgentRequest,
+    agentNames: new Set(upstreams.keys()),
+    control,
+    trust,
+    limits: config.limits,
+  });
+  return { ...traffic, config, upstreams, registry, inFlight, admin: getRequestListener(admin.fetch) };
+}
+
+/** What a generation holds beyond its exchanges: card retry timers, then the agents' pools. */
+export async function releaseGeneration(generation: Generation): Promise<void> {
+  generation.registry.stop();
+  await Promise.all([...generation.upstreams.values()].map(closeUpstream));
+}
