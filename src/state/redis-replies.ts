@@ -44,12 +44,18 @@ export function decodeStory(raw: string, owner: string | null): TaskStory {
   return storyOf(JSON.parse(raw) as Json, owner);
 }
 
-/** OBSERVE's reply: the story after the sighting, its owner, what changed, what was evicted. */
-export function decodeObserved(reply: string): { story: TaskStory; owner?: string; events: TaskEvent[] } {
+/** A sighting's reply (redis-scripts.ts `observe`): its owner and, when something changed, the story and events. */
+export function decodeObserved(reply: string): { owner?: string; events: TaskEvent[] } {
   const doc = JSON.parse(reply) as Json;
-  const story = storyOf(doc.story as Json, doc.owner);
-  const events = list(doc.events).map((event) => eventOf(event as Json, story));
-  return { story, owner: story.owner, events: [...events, ...evictions(doc.evicted)] };
+  const owner = typeof doc.owner === 'string' ? doc.owner : undefined;
+  if (!doc.story) return { owner, events: [] };
+  const story = storyOf(doc.story as Json, owner);
+  return { owner, events: list(doc.events).map((event) => eventOf(event as Json, story)) };
+}
+
+/** The tasks a write batch evicted (the last reply of WRITE), as events. */
+export function decodeEvicted(reply: string): TaskEvent[] {
+  return evictions(JSON.parse(reply));
 }
 
 /** CENSUS's reply: counts and oldest entry time per agent and state, and the evictions it made. */

@@ -46,68 +46,97 @@ local function evictTasks(P, now, max, ttl, evicted)
 end
 `;
 
-/** ARGV: prefix, agent, taskId, state ('' for none), at, contextId (''), principal (''), maxTracked, ttlMs. */
-export const OBSERVE = `${PRELUDE}
-local P, agent, taskId, state = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local at, ctx, principal = tonumber(ARGV[5]), ARGV[6], ARGV[7]
-local max, ttl = tonumber(ARGV[8]), tonumber(ARGV[9])
-local member = agent .. ':' .. taskId
-local key = P .. 'task:' .. member
-local raw = redis.call('HGET', key, 'story')
-local story
-if raw then
-  story = cjson.decode(raw)
-else
-  story = { agent = agent, taskId = taskId, firstSeen = at, lastSeen = at, states = {}, interruptedMs = {} }
-  if ctx ~= '' then story.contextId = ctx end
-  if principal ~= '' then redis.call('HSET', key, 'owner', principal) end
-end
-if at > story.lastSeen then story.lastSeen = at end
-local events = {}
-local n = #story.states
-local current = nil
-if n > 0 then current = story.states[n].state end
-if state ~= '' and state ~= current and story.durationMs == nil then
-  table.insert(story.states, { state = state, at = at })
-  table.insert(events, { type = 'state', from = current, to = state })
-  if current then redis.call('ZREM', P .. 'state:' .. agent .. ':' .. current, taskId) end
-  redis.call('ZADD', P .. 'state:' .. agent .. ':' .. state, at, taskId)
-  if current and INTERRUPTED[current] then
-    local ms = math.max(0, at - story.states[n].at)
-    story.interruptedMs[current] = (story.interruptedMs[current] or 0) + ms
-    table.insert(events, { type = 'resumed', state = current, ms = ms })
+/** Records one sighting; returns its reply: the owner, what changed, and the story if anything did. */
+const OBSERVE_ONE = `
+local function observe(P, agent, taskId, state, at, ctx, principal)
+  local key = P .. 'task:' .. agent .. ':' .. taskId
+  local raw = redis.call('HGET', key, 'story')
+  local story
+  if raw then
+    story = cjson.decode(raw)
+  else
+    story = { agent = agent, taskId = taskId, firstSeen = at, lastSeen = at, states = {}, interruptedMs = {} }
+    if ctx ~= '' then story.contextId = ctx end
+    if principal ~= '' then redis.call('HSET', key, 'owner', principal) end
   end
-  if TERMINAL[state] then
-    story.durationMs = math.max(0, at - story.firstSeen)
-    table.insert(events, { type = 'settled', state = state, durationMs = story.durationMs })
+  if at > story.lastSeen then story.lastSeen = at end
+  local events = {}
+  local n = #story.states
+  local current = nil
+  if n > 0 then current = story.states[n].state end
+  if state ~= '' and state ~= current and story.durationMs == nil then
+    table.insert(story.states, { state = state, at = at })
+    table.insert(events, { type = 'state', from = current, to = state })
+    if current then redis.call('ZREM', P .. 'state:' .. agent .. ':' .. current, taskId) end
+    redis.call('ZADD', P .. 'state:' .. agent .. ':' .. state, at, taskId)
+    if current and INTERRUPTED[current] then
+      local ms = math.max(0, at - story.states[n].at)
+      story.interruptedMs[current] = (story.interruptedMs[current] or 0) + ms
+      table.insert(events, { type = 'resumed', state = current, ms = ms })
+    end
+    if TERMINAL[state] then
+      story.durationMs = math.max(0, at - story.firstSeen)
+      table.insert(events, { type = 'settled', state = state, durationMs = story.durationMs })
+    end
   end
+  redis.call('HSET', key, 'story', cjson.encode(story))
+  redis.call('ZADD', P .. 'tasks', story.lastSeen, agent .. ':' .. taskId)
+  local reply = { owner = redis.call('HGET', key, 'owner') }
+  if #events > 0 then
+    reply.events = events
+    reply.story = story
+  end
+  return reply
 end
-redis.call('HSET', key, 'story', cjson.encode(story))
-redis.call('ZADD', P .. 'tasks', story.lastSeen, member)
-local evicted = {}
-evictTasks(P, at, max, ttl, evicted)
-return cjson.encode({ story = story, owner = redis.call('HGET', key, 'owner'), events = events, evicted = evicted })
 `;
 
-/** ARGV: prefix, agent, contextId, principal, at, maxTracked, ttlMs. Returns the owner. */
-export const CLAIM_CONTEXT = `
-local P, agent, ctx, principal = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local at, max, ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local member = agent .. ':' .. ctx
-local key = P .. 'ctx:' .. member
-redis.call('SET', key, principal, 'NX')
-redis.call('PEXPIRE', key, ttl)
-local z = P .. 'contexts'
-local seen = redis.call('ZSCORE', z, member)
-if not seen or tonumber(seen) < at then redis.call('ZADD', z, at, member) end
-for _ = 1, 100 do
-  local oldest = redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')
-  if #oldest == 0 then break end
-  if redis.call('ZCARD', z) <= max and at - tonumber(oldest[2]) < ttl then break end
-  redis.call('ZREM', z, oldest[1])
-  redis.call('DEL', P .. 'ctx:' .. oldest[1])
+/** Claims a context for its first caller; returns the owner. */
+const CLAIM_ONE = `
+local function claim(P, agent, ctx, principal, at, max, ttl)
+  local member = agent .. ':' .. ctx
+  local key = P .. 'ctx:' .. member
+  redis.call('SET', key, principal, 'NX')
+  redis.call('PEXPIRE', key, ttl)
+  local z = P .. 'contexts'
+  local seen = redis.call('ZSCORE', z, member)
+  if not seen or tonumber(seen) < at then redis.call('ZADD', z, at, member) end
+  for _ = 1, 100 do
+    local oldest = redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')
+    if #oldest == 0 then break end
+    if redis.call('ZCARD', z) <= max and at - tonumber(oldest[2]) < ttl then break end
+    redis.call('ZREM', z, oldest[1])
+    redis.call('DEL', P .. 'ctx:' .. oldest[1])
+  end
+  return redis.call('GET', key)
 end
-return redis.call('GET', key)
+`;
+
+/**
+ * A batch of writes in one call (src/state/write-queue.ts). ARGV: prefix, maxTracked, ttlMs, then
+ * per write either `o, agent, taskId, state ('' for none), at, contextId (''), principal ('')` (a
+ * task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
+ * write — a sighting's as JSON, a claim's owner — then the tasks the batch evicted, as JSON.
+ */
+export const WRITE = `${PRELUDE}${OBSERVE_ONE}${CLAIM_ONE}
+local P, max, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local replies = {}
+local latest = nil
+local i = 4
+while i <= #ARGV do
+  if ARGV[i] == 'o' then
+    local at = tonumber(ARGV[i + 4])
+    if not latest or at > latest then latest = at end
+    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6])))
+    i = i + 7
+  else
+    table.insert(replies, claim(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4]), max, ttl) or '')
+    i = i + 5
+  end
+end
+local evicted = {}
+if latest then evictTasks(P, latest, max, ttl, evicted) end
+table.insert(replies, cjson.encode(evicted))
+return replies
 `;
 
 /**

@@ -14,19 +14,23 @@ import type { RedisStateConfig } from '../config/state-schema.js';
 import type { TaskEvent, TaskSighting, TaskStory } from '../tasks/story.js';
 import { StoreUnavailable, type Owners, type TaskStore } from '../tasks/tracker.js';
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
-import { CENSUS, CLAIM_CONTEXT, OBSERVE } from './redis-scripts.js';
+import { CENSUS, WRITE } from './redis-scripts.js';
 import { OwnerCache } from './owner-cache.js';
-import { decodeCensus, decodeObserved, decodeStory } from './redis-replies.js';
-import { WriteQueue, type WriteBatch } from './write-queue.js';
+import { decodeCensus, decodeEvicted, decodeObserved, decodeStory } from './redis-replies.js';
+import { WriteQueue, type QueuedWrite } from './write-queue.js';
 import type { StoreStatus } from './store-status.js';
 
 /** The scripts as ioredis commands (EVALSHA, loaded on first use). */
 interface ScriptCommands {
-  a2aObserve(...args: string[]): Promise<string>;
-  a2aClaimContext(...args: string[]): Promise<string | null>;
+  a2aWrite(...args: string[]): Promise<string[]>;
   a2aCensus(...args: string[]): Promise<string | null>;
 }
-type Batch = WriteBatch & { a2aObserve(...args: string[]): unknown; a2aClaimContext(...args: string[]): unknown };
+
+/** A sighting's reply as the write queue hands it back: the first in a batch carries its evictions. */
+interface Sighted {
+  readonly reply: string;
+  readonly evicted: TaskEvent[];
+}
 
 export class RedisTaskStore implements TaskStore {
   private readonly queue: WriteQueue;
@@ -43,8 +47,7 @@ export class RedisTaskStore implements TaskStore {
     readonly status: StoreStatus,
   ) {
     this.prefix = config.keyPrefix;
-    client.defineCommand('a2aObserve', { numberOfKeys: 0, lua: OBSERVE });
-    client.defineCommand('a2aClaimContext', { numberOfKeys: 0, lua: CLAIM_CONTEXT });
+    client.defineCommand('a2aWrite', { numberOfKeys: 0, lua: WRITE });
     client.defineCommand('a2aCensus', { numberOfKeys: 0, lua: CENSUS });
     const cacheSize = Math.min(limits.maxTasks, 100_000);
     this.owners = new OwnerCache(cacheSize, limits.ttlMs);
@@ -52,7 +55,7 @@ export class RedisTaskStore implements TaskStore {
     this.queue = new WriteQueue({
       maxPending: config.maxPending,
       ready: () => client.status === 'ready',
-      batch: () => client.pipeline() as unknown as Batch,
+      send: (writes) => this.send(writes),
       dropped: (err) => status.failed('write', err),
     });
     client.on('ready', () => this.queue.flush());
@@ -62,17 +65,15 @@ export class RedisTaskStore implements TaskStore {
     const { state, at, contextId, principal } = sighting;
     // This replica answers its own caller's next call without waiting for the write.
     if (principal !== undefined) this.owners.claim(agent, taskId, principal, at);
-    const args = [this.prefix, agent, taskId, state ?? '', String(at), contextId ?? '', principal ?? ''];
-    args.push(String(this.limits.maxTasks), String(this.limits.ttlMs));
+    const args = ['o', agent, taskId, state ?? '', String(at), contextId ?? '', principal ?? ''];
     return new Promise((resolve) =>
-      this.queue.add(
-        (batch) => (batch as Batch).a2aObserve(...args),
-        (reply) => decodeObserved(String(reply)),
-        (observed) => {
-          if (observed?.owner) this.owners.set(agent, taskId, observed.owner, at);
-          resolve(observed?.events ?? []);
-        },
-      ),
+      this.queue.add(args, (sighted) => {
+        if (sighted === undefined) return resolve([]);
+        const { reply, evicted } = sighted as Sighted;
+        const observed = decodeObserved(reply);
+        if (observed.owner) this.owners.set(agent, taskId, observed.owner, at);
+        resolve(evicted.length > 0 ? [...observed.events, ...evicted] : observed.events);
+      }),
     );
   }
 
@@ -87,13 +88,9 @@ export class RedisTaskStore implements TaskStore {
 
   claimContext(agent: string, contextId: string, principal: string, at: number): void {
     this.contexts.claim(agent, contextId, principal, at);
-    const args = [this.prefix, agent, contextId, principal, String(at), String(this.limits.maxTasks)];
-    args.push(String(this.limits.ttlMs));
-    this.queue.add(
-      (batch) => (batch as Batch).a2aClaimContext(...args),
-      (reply) => (typeof reply === 'string' ? reply : undefined),
-      (owner) => owner && this.contexts.set(agent, contextId, owner, at),
-    );
+    this.queue.add(['c', agent, contextId, principal, String(at)], (owner) => {
+      if (typeof owner === 'string' && owner !== '') this.contexts.set(agent, contextId, owner, at);
+    });
   }
 
   contextOwnersOf(agent: string, contextIds: readonly string[]): Promise<Owners> {
@@ -126,6 +123,20 @@ export class RedisTaskStore implements TaskStore {
   /** Queued writes not yet in Redis (tests, and the catch-up after an outage). */
   get pendingWrites(): number {
     return this.queue.size;
+  }
+
+  /** One WRITE call for the batch; the first sighting's reply carries the tasks it evicted. */
+  private async send(writes: readonly QueuedWrite[]): Promise<unknown[]> {
+    const args = [this.prefix, String(this.limits.maxTasks), String(this.limits.ttlMs)];
+    for (const write of writes) args.push(...write.args);
+    const replies = await (this.client as unknown as ScriptCommands).a2aWrite(...args);
+    let evicted = decodeEvicted(replies[writes.length]!);
+    return writes.map((write, i) => {
+      if (write.args[0] !== 'o') return replies[i];
+      const sighted: Sighted = { reply: replies[i]!, evicted };
+      evicted = [];
+      return sighted;
+    });
   }
 
   private taskKey(agent: string, taskId: string): string {
