@@ -4,11 +4,14 @@
  *                                                    listener; the admin one is `admin.listen`)
  * a2a-gateway check-config FILE                      validate a config; exit 0 (valid) or 1
  */
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from './config/load.js';
 import { startGateway } from './gateway.js';
 import { ListenError } from './transport/listen.js';
 import type { GatewayConfig } from './config/schema.js';
+import { runPrimary, workerCount } from './cluster/primary.js';
+import { runWorker } from './cluster/worker.js';
 
 const USAGE = `usage:
   a2a-gateway --config FILE [--host HOST] [--port PORT]   run the gateway
@@ -68,9 +71,11 @@ async function main(argv: string[]): Promise<void> {
     if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be 0–65535, got "${values.port}"`, 2);
     config.listen.port = port;
   }
-  const gateway = await startGateway(config, { env: process.env }).catch((err: Error) =>
-    fail(err instanceof ListenError ? err.message : `cannot start: ${err.message}`),
-  );
+  const startFailed = (err: Error) => fail(err instanceof ListenError ? err.message : `cannot start: ${err.message}`);
+  // `workers` > 1 (src/cluster/): this process forks the workers, which re-run this CLI.
+  if (cluster.isWorker) return runWorker(config, startFailed);
+  if (workerCount(config.workers) > 1) return runPrimary(config, workerCount(config.workers));
+  const gateway = await startGateway(config, { env: process.env }).catch(startFailed);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

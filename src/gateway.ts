@@ -22,7 +22,8 @@ import { closeNow, listenAt } from './transport/listen.js';
 import { accessLog } from './telemetry/access-log.js';
 import { createInspector } from './inspect/inspector.js';
 import { InspectionBudget, type InspectionBudgetView } from './inspect/budget.js';
-import { RecentExchanges } from './inspect/recent.js';
+import { RecentExchanges, type RecentQuery } from './inspect/recent.js';
+import type { ExchangeRecord } from './exchange/record.js';
 import { InMemoryTaskStore, TaskTracker } from './tasks/tracker.js';
 import { createLogger, type Logger } from './log.js';
 import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
@@ -41,8 +42,19 @@ export interface RunningGateway {
   readonly inspectionBudget: InspectionBudgetView | undefined;
   /** Where Prometheus scrapes (on the admin listener), or undefined when metrics are off. */
   readonly metricsUrl: string | undefined;
+  /** This process's own records, which a cluster worker answers the primary with (src/cluster/worker.ts). */
+  readonly local: {
+    exchanges(query: RecentQuery): ExchangeRecord[];
+    metricsJson(): Promise<readonly unknown[]>;
+  };
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
+}
+
+/** What the admin listener serves from elsewhere than this process: every worker's, in a cluster worker. */
+export interface AdminSources {
+  readonly metrics: () => Promise<Response>;
+  readonly exchanges: (query: RecentQuery) => Promise<readonly object[]>;
 }
 
 export interface GatewayOptions {
@@ -51,6 +63,10 @@ export interface GatewayOptions {
   readonly observers?: readonly ExchangeObserver[];
   /** OTEL_* variables for tracing (the CLI passes process.env); tracing is off without them. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Set in a cluster worker (src/cluster/worker.ts): /metrics and /exchanges cover all workers. */
+  readonly adminSources?: AdminSources;
+  /** False in a cluster worker: the primary logs the one "gateway listening" line (src/cluster/primary.ts). */
+  readonly announce?: boolean;
 }
 
 /** Everything both listeners and shutdown share, made once. */
@@ -79,7 +95,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   let adminUrl: string;
   try {
     url = await listenAt(server, config.listen, 'listen');
-    admin = adminServer(config, parts, config.publicUrl ?? url);
+    admin = adminServer(config, parts, config.publicUrl ?? url, options.adminSources);
     adminUrl = await listenAt(admin, config.admin.listen, 'admin.listen');
   } catch (err) {
     await closeNow(server);
@@ -90,13 +106,15 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   parts.registry.start();
   const agents = [...parts.upstreams.keys()];
   const tracing = parts.telemetry.tracingEnabled;
-  parts.log.info({ url, adminUrl, agents, tracing, metrics: metricsUrl ?? 'off' }, 'gateway listening');
+  const level = options.announce === false ? 'debug' : 'info';
+  parts.log[level]({ url, adminUrl, agents, tracing, metrics: metricsUrl ?? 'off' }, 'gateway listening');
   parts.log.flush(); // the access log is buffered for throughput; start-up must show at once
 
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= shutdown(config, parts, server, admin));
   const { registry, tracker, inspectionBudget } = parts;
-  return { url, adminUrl, server, registry, tracker, inspectionBudget, metricsUrl, close };
+  const local = { exchanges: (q: RecentQuery) => parts.recent.find(q), metricsJson: parts.telemetry.metricsJson };
+  return { url, adminUrl, server, registry, tracker, inspectionBudget, metricsUrl, local, close };
 }
 
 function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
@@ -214,15 +232,18 @@ function trafficServer(config: GatewayConfig, p: Parts): Server {
 }
 
 /** The admin listener; `publicBase` is where the catalog says the agents are served. */
-function adminServer(config: GatewayConfig, p: Parts, publicBase: string): Server {
+function adminServer(config: GatewayConfig, p: Parts, publicBase: string, sources?: AdminSources): Server {
   const app = createAdminApp({
     upstreams: p.upstreams,
     registry: p.registry,
     publicBase,
     isDraining: p.isDraining,
     recent: p.recent,
+    exchanges: sources?.exchanges,
     tracker: p.tracker,
-    metrics: config.metrics.enabled ? { path: config.metrics.path, handler: p.telemetry.metricsHandler } : undefined,
+    metrics: config.metrics.enabled
+      ? { path: config.metrics.path, handler: sources?.metrics ?? p.telemetry.metricsHandler }
+      : undefined,
     token: config.admin.token,
   });
   return createAdminServer(app, config.limits);

@@ -139,6 +139,9 @@ const configObject = z
     publicUrl: httpUrl.optional(),
     /** Peers (IP addresses) whose X-Forwarded-* headers are believed. */
     trustedProxies: z.array(z.union([z.ipv4(), z.ipv6()])).default([]),
+    /** Worker processes (node:cluster) sharing both listeners; `auto`: one per core
+     * (os.availableParallelism()). 1, the default: a single process, no cluster (src/cluster/). */
+    workers: z.union([z.number().int().min(1).max(256), z.literal('auto')]).default(1),
     shutdown: z
       .object({ grace: duration('10s') })
       .strict()

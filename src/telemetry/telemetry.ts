@@ -8,6 +8,7 @@ import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { createMetrics } from './metrics/metrics.js';
 import { metricsHandler } from './metrics/metrics-endpoint.js';
+import { registryJson, type RegistryJson } from './metrics/cluster-metrics.js';
 import { createTracing } from './tracing/tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing/tracing-config.js';
 import type { TracingLog } from './tracing/export-thread.js';
@@ -34,6 +35,8 @@ export interface Telemetry {
   readonly warnings: readonly string[];
   /** For the admin app: `app.get('/metrics', telemetry.metricsHandler)`. */
   readonly metricsHandler: () => Promise<Response>;
+  /** The registry as JSON, which a cluster worker sends the primary to sum (src/cluster/metrics.ts). */
+  readonly metricsJson: () => Promise<RegistryJson>;
   /** Exports the spans still queued; call once the listener has drained. */
   shutdown(): Promise<void>;
 }
@@ -52,6 +55,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     tracingEnabled: tracing.enabled,
     warnings,
     metricsHandler: metricsHandler(registry),
+    metricsJson: registryJson(registry),
     shutdown: () => tracing.shutdown(),
   };
 }
