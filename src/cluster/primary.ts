@@ -69,6 +69,7 @@ export function runPrimary(config: GatewayConfig, count: number): void {
 function fork(p: Primary): void {
   const worker = p.fleet.fork();
   p.log.info({ worker: worker.id, pid: worker.process.pid }, 'worker forked');
+  p.log.flush(); // the primary's lines are rare and worth seeing at once
 }
 
 function onMessage(p: Primary, handlers: Handlers, worker: Worker, message: unknown): void {
@@ -140,7 +141,7 @@ function onExit(p: Primary, worker: Worker, code: number | null, signal: string 
     return stop(p, 'crash loop', 1);
   }
   p.log.warn(who, 'worker died: forking a replacement');
-  fork(p);
+  fork(p); // flushes the log
 }
 
 /** Every worker drains (SIGTERM: the single process's close()), then the primary exits. */
