@@ -6,6 +6,7 @@
  *
  * SIGHUP and `POST /admin/reload` re-read FILE (src/reload/from-file.ts); SIGTERM/SIGINT drain.
  */
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from './config/load.js';
 import { startGateway, type RunningGateway } from './gateway.js';
@@ -13,6 +14,8 @@ import { reloadFromFile, serialised } from './reload/from-file.js';
 import { refusedReport } from './reload/report.js';
 import { ListenError } from './transport/listen.js';
 import type { GatewayConfig } from './config/schema.js';
+import { runPrimary, workerCount } from './cluster/primary.js';
+import { runWorker } from './cluster/worker.js';
 
 const USAGE = `usage:
   a2a-gateway --config FILE [--host HOST] [--port PORT]   run the gateway
@@ -76,14 +79,16 @@ async function main(argv: string[]): Promise<void> {
   };
   const config = load(file);
   overrides(config);
+  const startFailed = (err: Error) => fail(err instanceof ListenError ? err.message : `cannot start: ${err.message}`);
+  // `workers` > 1 (src/cluster/): this process forks the workers, which re-run this CLI.
+  if (cluster.isWorker) return runWorker(config, startFailed, (gateway) => reloadFromFile(file, gateway, overrides));
+  if (workerCount(config.workers) > 1) return runPrimary(config, workerCount(config.workers));
   // The admin listener may take a reload before startGateway has returned.
   const started: { gateway?: RunningGateway } = {};
   const reload = serialised(() =>
     started.gateway ? reloadFromFile(file, started.gateway, overrides) : refusedReport(['the gateway is starting']),
   );
-  const gateway = await startGateway(config, { env: process.env, reload }).catch((err: Error) =>
-    fail(err instanceof ListenError ? err.message : `cannot start: ${err.message}`),
-  );
+  const gateway = await startGateway(config, { env: process.env, reload }).catch(startFailed);
   started.gateway = gateway;
   process.on('SIGHUP', () => void reload());
   let stopping = false;

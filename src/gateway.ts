@@ -20,7 +20,8 @@ import { closeNow, listenAt } from './transport/listen.js';
 import { accessLog } from './telemetry/access-log.js';
 import { createInspector } from './inspect/inspector.js';
 import { InspectionBudget, type InspectionBudgetView } from './inspect/budget.js';
-import { RecentExchanges } from './inspect/recent.js';
+import { RecentExchanges, type RecentQuery } from './inspect/recent.js';
+import type { ExchangeRecord } from './exchange/record.js';
 import { TaskTracker } from './tasks/tracker.js';
 import { buildState, type State } from './state/build.js';
 import { createLogger, type Logger } from './log.js';
@@ -31,6 +32,9 @@ import { buildGeneration, type Shared } from './reload/generation.js';
 import { Generations } from './reload/generations.js';
 import { applyConfig, refuseConfig, type ReloadTarget } from './reload/apply.js';
 import type { LastReload, ReloadReport } from './reload/report.js';
+import type { AdminSources } from './control/admin-app.js';
+
+export type { AdminSources } from './control/admin-app.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the traffic listener (`listen`). */
@@ -53,6 +57,11 @@ export interface RunningGateway {
   reload(next: GatewayConfig): ReloadReport;
   /** Records a reload refused before it got here (an invalid file): logged, counted, on `/readyz`. */
   refuseReload(errors: readonly string[]): ReloadReport;
+  /** This process's own records, which a cluster worker answers the primary with (src/cluster/worker.ts). */
+  readonly local: {
+    exchanges(query: RecentQuery): ExchangeRecord[];
+    metricsJson(): Promise<readonly unknown[]>;
+  };
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
 }
@@ -64,10 +73,15 @@ export interface GatewayOptions {
   /** OTEL_* variables for tracing (the CLI passes process.env); tracing is off without them. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
-   * What `POST /admin/reload` runs: the CLI re-reads its config file (src/reload/from-file.ts).
-   * Without it (an embedded gateway with no file) the endpoint answers 501.
+   * What `POST /admin/reload` runs: the CLI re-reads its config file (src/reload/from-file.ts);
+   * a cluster worker relays it to every worker. Without it (an embedded gateway with no file)
+   * the endpoint answers 501.
    */
   readonly reload?: () => Promise<ReloadReport>;
+  /** Set in a cluster worker (src/cluster/worker.ts): /metrics and /exchanges cover all workers. */
+  readonly adminSources?: AdminSources;
+  /** False in a cluster worker: the primary logs the one "gateway listening" line (src/cluster/primary.ts). */
+  readonly announce?: boolean;
 }
 
 /** Everything both listeners, every generation and shutdown share, made once. */
@@ -100,7 +114,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   generations.current.registry.start();
   const agents = Object.keys(config.agents);
   const tracing = parts.telemetry.tracingEnabled;
-  parts.log.info({ url, adminUrl, agents, tracing, metrics: metricsUrl ?? 'off' }, 'gateway listening');
+  const level = options.announce === false ? 'debug' : 'info';
+  parts.log[level]({ url, adminUrl, agents, tracing, metrics: metricsUrl ?? 'off' }, 'gateway listening');
   parts.log.flush(); // the access log is buffered for throughput; start-up must show at once
 
   const target: ReloadTarget = {
@@ -113,6 +128,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= shutdown(config, parts, generations, server, admin));
   const { tracker, inspectionBudget } = parts;
+  const local = { exchanges: (q: RecentQuery) => parts.recent.find(q), metricsJson: parts.telemetry.metricsJson };
   return {
     url,
     adminUrl,
@@ -125,6 +141,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     metricsUrl,
     reload: (next) => applyConfig(target, next),
     refuseReload: (errors) => refuseConfig(target, errors),
+    local,
     close,
   };
 }
@@ -157,6 +174,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     observers: observersOf(config, options, { log, tracker, inspectionBudget, recent, telemetry }),
     accessControl: (next, upstreams, cards) => accessControlOf(next, upstreams, cards, stateStore),
     reload: options.reload,
+    adminSources: options.adminSources,
     state,
     stateStore,
     isDraining: () => state.draining,

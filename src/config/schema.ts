@@ -140,6 +140,9 @@ const configObject = z
     publicUrl: httpUrl.optional(),
     /** Peers (IP addresses) whose X-Forwarded-* headers are believed. */
     trustedProxies: z.array(z.union([z.ipv4(), z.ipv6()])).default([]),
+    /** Worker processes (node:cluster) sharing both listeners; `auto`: one per core
+     * (os.availableParallelism()). 1, the default: a single process, no cluster (src/cluster/). */
+    workers: z.union([z.number().int().min(1).max(256), z.literal('auto')]).default(1),
     shutdown: z
       .object({ grace: duration('10s') })
       .strict()
@@ -256,7 +259,24 @@ function checkAccess(config: z.output<typeof configObject>, ctx: z.RefinementCtx
   }
 }
 
-export const configSchema = z.preprocess(moveMetricsListen, configObject.superRefine(checkAccess));
+/**
+ * Worker processes need shared state: with each worker's own, a follow-up call landing on another
+ * worker would find no task owner (TaskNotFound), half a task story, and a rate limit per worker
+ * (README "Worker processes"). A store in the primary would be a home-made one on the hot path.
+ */
+function checkWorkers(config: z.output<typeof configObject>, ctx: z.RefinementCtx): void {
+  if (config.workers !== 1 && config.state.store !== 'redis')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['workers'],
+      message: 'more than one worker needs `state.store: redis` (task stories, owners and rate limits must be shared)',
+    });
+}
+
+export const configSchema = z.preprocess(
+  moveMetricsListen,
+  configObject.superRefine(checkAccess).superRefine(checkWorkers),
+);
 
 export type GatewayConfig = z.output<typeof configSchema>;
 export type AgentConfig = GatewayConfig['agents'][string];

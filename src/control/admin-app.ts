@@ -9,12 +9,18 @@
 import { Hono } from 'hono';
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
-import type { RecentExchanges } from '../inspect/recent.js';
+import type { RecentExchanges, RecentQuery } from '../inspect/recent.js';
 import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
 import type { LastReload, ReloadReport } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from './answers.js';
 import { requireAdminToken } from './admin-token.js';
+
+/** What the admin listener serves from elsewhere than this process: every worker's, in a cluster worker. */
+export interface AdminSources {
+  readonly metrics: () => Promise<Response>;
+  readonly exchanges: (query: RecentQuery) => Promise<readonly object[]>;
+}
 
 export interface AdminDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;
@@ -25,6 +31,8 @@ export interface AdminDeps {
   /** `/readyz` is 503 while this is false (state.redis.required). */
   readonly stateReady?: () => boolean;
   readonly recent: RecentExchanges;
+  /** Where `/exchanges` reads, when not `recent` alone: in a cluster worker, every worker's (src/cluster/worker.ts). */
+  readonly exchanges?: (query: RecentQuery) => Promise<readonly object[]>;
   readonly tracker: TaskTracker;
   /** Prometheus exposition at `path`; absent when metrics are off. */
   readonly metrics?: { readonly path: string; readonly handler: () => Promise<Response> };
@@ -68,15 +76,16 @@ function mountReload(app: Hono, reload: AdminDeps['reload']): void {
 }
 
 /** What inspection and the task tracker recorded: shapes, ids, states, findings (no bodies). */
-function mountRecords(app: Hono, deps: Pick<AdminDeps, 'recent' | 'tracker'>): void {
-  app.get('/exchanges', (c) => {
+function mountRecords(app: Hono, deps: Pick<AdminDeps, 'recent' | 'exchanges' | 'tracker'>): void {
+  app.get('/exchanges', async (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
-    const exchanges = deps.recent.find({
+    const query: RecentQuery = {
       agent: c.req.query('agent'),
       messageId: c.req.query('messageId'),
       taskId: c.req.query('taskId'),
       limit: Number.isFinite(limit) ? limit : 50,
-    });
+    };
+    const exchanges = deps.exchanges ? await deps.exchanges(query) : deps.recent.find(query);
     return c.json({ exchanges });
   });
 

@@ -18,7 +18,7 @@ import { createAgentPipeline } from '../proxy/pipeline.js';
 import type { Exchange, ObserverSet } from '../exchange/exchange.js';
 import { PeerTrust } from '../proxy/public-url.js';
 import { createControlApp } from '../control/app.js';
-import { createAdminApp } from '../control/admin-app.js';
+import { createAdminApp, type AdminSources } from '../control/admin-app.js';
 import { trafficHandlers, type TrafficHandlers } from '../server.js';
 import { cardSecurityOf, type AccessControl } from '../access/build.js';
 import type { RecentExchanges } from '../inspect/recent.js';
@@ -38,6 +38,8 @@ export interface Shared {
   /** False while a `required` shared store is down (`/readyz`, state.redis.required). */
   readonly stateReady: () => boolean;
   readonly lastReload: () => LastReload | undefined;
+  /** In a cluster worker: /metrics and /exchanges of every worker (src/cluster/worker.ts). */
+  readonly adminSources: AdminSources | undefined;
   /** `POST /admin/reload` (GatewayOptions.reload). */
   readonly reload: (() => Promise<ReloadReport>) | undefined;
   /** Access control over this generation's agents, reading task owners from the state store. */
@@ -105,9 +107,10 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       return publicBase();
     },
     recent: shared.recent,
+    exchanges: shared.adminSources?.exchanges,
     tracker: shared.tracker,
     metrics: config.metrics.enabled
-      ? { path: config.metrics.path, handler: shared.telemetry.metricsHandler }
+      ? { path: config.metrics.path, handler: shared.adminSources?.metrics ?? shared.telemetry.metricsHandler }
       : undefined,
     token: config.admin.token,
     reload: shared.reload,

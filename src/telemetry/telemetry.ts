@@ -8,6 +8,7 @@ import type { ExchangeObserver } from '../exchange/exchange.js';
 import { createMetrics, type TrackedTasks } from './metrics/metrics.js';
 import type { StoreStatusView } from '../state/store-status.js';
 import { metricsHandler } from './metrics/metrics-endpoint.js';
+import { registryJson, type RegistryJson } from './metrics/cluster-metrics.js';
 import { createTracing } from './tracing/tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing/tracing-config.js';
 import type { TracingLog } from './tracing/export-thread.js';
@@ -40,6 +41,8 @@ export interface Telemetry {
   setAgents(agents: readonly string[]): void;
   /** Counts a reload, applied (`ok`) or refused. No-op with metrics off. */
   reloaded(ok: boolean): void;
+  /** The registry as JSON, which a cluster worker sends the primary to sum (src/cluster/metrics.ts). */
+  readonly metricsJson: () => Promise<RegistryJson>;
   /** Exports the spans still queued; call once the listener has drained. */
   shutdown(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     metricsHandler: metricsHandler(registry),
     setAgents: (agents) => metrics?.setAgents(agents),
     reloaded: (ok) => metrics?.reloaded(ok),
+    metricsJson: registryJson(registry),
     shutdown: () => tracing.shutdown(),
   };
 }
