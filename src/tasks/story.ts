@@ -46,7 +46,7 @@ export interface TaskSighting {
 }
 
 /** Per agent and current state: how many tracked tasks, and when the longest-waiting unfinished
- * one entered that state (for the `a2a_tasks` and `a2a_task_oldest_seconds` gauges). */
+ * one entered that state (for the `a2a_tasks` and `a2a_task_oldest_state_age_seconds` gauges). */
 export type TaskCensus = Map<string, Map<TaskState, { count: number; oldestSince?: number }>>;
 
 export function newStory(agent: string, taskId: string, sighting: TaskSighting): TaskStory {

@@ -247,6 +247,8 @@ function stateStoreMetrics(registers: Registry[], status: StoreStatusView | unde
     ...METRICS.stateStoreUp,
     labelNames: [],
     registers,
+    // Summed over cluster workers it would count workers; down on any worker is down.
+    aggregator: 'min',
     collect() {
       this.set(status === undefined || status.up ? 1 : 0);
     },

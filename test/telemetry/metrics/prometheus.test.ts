@@ -301,7 +301,7 @@ describe('the alert rules against a real Prometheus', () => {
     parseYaml(readFileSync(ALERTS, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
   ).groups.flatMap((g) => g.rules);
 
-  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials and failed reloads', () => {
+  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials, failed reloads and a shared store down', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'A2AAgentErrorRatio',
       'A2ATaskStuckWorking',
@@ -311,6 +311,7 @@ describe('the alert rules against a real Prometheus', () => {
       'A2AAuthDenialsHigh',
       'A2AJwksUnavailable',
       'A2AConfigReloadFailed',
+      'A2AStateStoreDown',
     ]);
   });
 
