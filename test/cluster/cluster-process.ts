@@ -100,8 +100,8 @@ export function alive(pid: number): boolean {
 
 /** One A2A JSON-RPC SendMessage (a question: the peer answers with a direct message), on a fresh
  * connection that the gateway closes after the answer (undici `reset`). Returns the HTTP status. */
-export async function sendMessage(url: string, messageId: string): Promise<number> {
-  const res = await request(`${url}/agents/a/a2a/jsonrpc`, {
+export async function sendMessage(url: string, messageId: string, agent = 'a'): Promise<number> {
+  const res = await request(`${url}/agents/${agent}/a2a/jsonrpc`, {
     method: 'POST',
     reset: true,
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
@@ -112,6 +112,10 @@ export async function sendMessage(url: string, messageId: string): Promise<numbe
       params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'are you there?' }] } },
     }),
   });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    return res.statusCode;
+  }
   const body = (await res.body.json()) as { result?: unknown };
   return res.statusCode === 200 && body.result !== undefined ? 200 : res.statusCode || 599;
 }

@@ -136,30 +136,13 @@ describe('workers: 2', () => {
   });
 });
 
-/** The status of a SendMessage to `agent` on a fresh connection. */
-async function agentStatus(url: string, agent: string): Promise<number> {
-  const res = await request(`${url}/agents/${agent}/a2a/jsonrpc`, {
-    method: 'POST',
-    reset: true,
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'what is A2A?' }] } },
-    }),
-  });
-  await res.body.dump();
-  return res.statusCode;
-}
-
 describe('workers: 2 in a terminal (signals reach the whole process group)', () => {
   it('SIGHUP: every worker reloads the file, none dies; Ctrl-C: they drain and all exit 0', async () => {
     const gw = await startCluster(config(peer.url), { detached: true });
     try {
       const workers = gw.workerPids();
       expect(workers).toHaveLength(2);
-      expect(await agentStatus(gw.url, 'b')).toBe(404);
+      expect(await sendMessage(gw.url, `b-${Math.random()}`, 'b')).toBe(404);
       writeFileSync(gw.file, `${config(peer.url)}  b:\n    url: ${peer.url}\n`);
       process.kill(-gw.child.pid!, 'SIGHUP');
       for (const pid of workers)
@@ -167,7 +150,7 @@ describe('workers: 2 in a terminal (signals reach the whole process group)', () 
       const answered = await gw.waitFor((l) => l.msg === 'reload: workers answered', 'reload answers');
       expect(answered.answers.map((a: any) => [a.pid, a.ok]).sort()).toEqual([...workers].sort().map((p) => [p, true]));
       // Every worker serves the new agent (fresh connections spread over both).
-      for (let i = 0; i < 8; i++) expect(await agentStatus(gw.url, 'b')).toBe(200);
+      for (let i = 0; i < 8; i++) expect(await sendMessage(gw.url, `b-${Math.random()}`, 'b')).toBe(200);
 
       // POST /admin/reload on whichever worker takes it reloads them all, and says so.
       const res = await request(`${gw.adminUrl}/admin/reload`, { method: 'POST', reset: true });

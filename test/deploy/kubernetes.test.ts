@@ -31,10 +31,13 @@ function mountedConfig(objects: K8sObject[]) {
   const configMap = find(objects, 'ConfigMap', volume?.configMap?.name);
   const secretName = container.envFrom?.[0]?.secretRef?.name;
   const secret = find(objects, 'Secret', secretName);
-  const env = Object.fromEntries(
+  // The pod's environment: the Secret's keys (envFrom; placeholder values) and the container's `env`.
+  const secretEnv = Object.fromEntries(
     Object.keys(secret.stringData ?? secret.data).map((k) => [k, `${k.toLowerCase()}-0123456789abcdef`]),
   );
-  return { text: configMap.data['gateway.yaml'] as string, env, secret };
+  const own = (container.env ?? []) as Array<{ name: string; value?: string }>;
+  const env = { ...secretEnv, ...Object.fromEntries(own.map((e) => [e.name, e.value ?? ''])) };
+  return { text: configMap.data['gateway.yaml'] as string, env, secretEnv, secret };
 }
 
 describe.each([
@@ -195,12 +198,12 @@ describe('the Redis overlay', () => {
     const { container } = gatewayContainer(overlay);
     const redisUrl = container.env.find((e: { name: string }) => e.name === 'REDIS_URL')?.value as string;
     const mounted = mountedConfig(overlay);
-    const config = parseConfig(mounted.text, 'gateway.yaml', { ...mounted.env, REDIS_URL: redisUrl });
+    const config = parseConfig(mounted.text, 'gateway.yaml', mounted.env);
     expect(config.state).toMatchObject({ store: 'redis', redis: { url: redisUrl } });
     const baseText = mountedConfig(base);
     const baseConfig = parseConfig(baseText.text, 'gateway.yaml', baseText.env);
     expect({ ...config, state: baseConfig.state }).toEqual(baseConfig); // the rest as the base has it
-    expect(() => parseConfig(mounted.text, 'gateway.yaml', mounted.env)).toThrow(/REDIS_URL is not set/);
+    expect(() => parseConfig(mounted.text, 'gateway.yaml', mounted.secretEnv)).toThrow(/REDIS_URL is not set/);
   });
 });
 

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { connectRedis } from '../../../src/state/redis-connection.js';
 import { RedisTaskStore } from '../../../src/state/redis-store.js';
 import { StoreStatus } from '../../../src/state/store-status.js';
-import type { RedisStateConfig } from '../../../src/config/state-schema.js';
+import { stateSchema, type RedisStateConfig } from '../../../src/config/state-schema.js';
 
 export interface Replica {
   readonly store: RedisTaskStore;
@@ -13,18 +13,10 @@ export interface Replica {
   readonly config: RedisStateConfig;
 }
 
+/** `state.redis` as the schema makes it from `url` (its defaults), with a fresh key prefix. */
 export function redisConfig(url: string, extra: Partial<RedisStateConfig> = {}): RedisStateConfig {
-  return {
-    url,
-    keyPrefix: `test-${randomUUID().slice(0, 8)}:`,
-    timeout: 500,
-    maxPending: 10_000,
-    failClosed: true,
-    required: false,
-    ownerReadRetry: 25,
-    censusLease: 60_000,
-    ...extra,
-  };
+  const state = stateSchema.parse({ store: 'redis', redis: { url, keyPrefix: `test-${randomUUID().slice(0, 8)}:` } });
+  return { ...state.redis!, ...extra };
 }
 
 /** A store on its own connection, once connected. */
