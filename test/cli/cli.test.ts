@@ -93,8 +93,9 @@ describe('a2a-gateway CLI', () => {
     }
   });
 
-  it('reloads its config file on SIGHUP: a new agent answers; an invalid file is logged by key path and changes nothing', async () => {
-    const [a, b] = [await startPeerV1(), await startPeerV1()];
+  it('reloads its config file on SIGHUP: a stream open across it flows on, a new agent answers; an invalid file is logged by key path and changes nothing', async () => {
+    // `a` streams slowly (400 ms a step), so the stream is still open when the reload lands.
+    const [a, b] = [await startPeerV1({ stepMs: 400 }), await startPeerV1()];
     const head = 'listen: { host: 127.0.0.1, port: 0 }\nadmin: { listen: { port: 0 } }\nagents:\n';
     const config = file('reload.yaml', `${head}  a:\n    url: ${a.url}\n`);
     const { child, url, output } = await startCli(['--config', config]);
@@ -117,10 +118,15 @@ describe('a2a-gateway CLI', () => {
     };
     try {
       expect(await sendTo('b')).toBe(404);
+      const stream = await openStream(`${url}/agents/a/a2a/jsonrpc`);
+      expect(await stream.next()).toContain('TASK_STATE_SUBMITTED'); // open, and under way
       writeFileSync(config, `${head}  a:\n    url: ${a.url}\n  b:\n    url: ${b.url}\n`);
       child.kill('SIGHUP');
       await logged('"msg":"config reloaded"');
       expect(await sendTo('b')).toBe(200);
+      const rest = await stream.rest();
+      expect(rest).toContain('TASK_STATE_COMPLETED'); // the stream opened before the reload ran to its end
+      expect(rest.trimEnd().endsWith('}')).toBe(true);
 
       writeFileSync(config, `${head}  a:\n    url: ${a.url}\n  b:\n    url: not-a-url\n`);
       child.kill('SIGHUP');
@@ -176,6 +182,32 @@ describe('a2a-gateway CLI', () => {
     }
   });
 });
+
+/** A SendStreamingMessage (SSE) to `endpoint`: the first chunk, then the rest of the body to its end. */
+async function openStream(endpoint: string): Promise<{ next(): Promise<string>; rest(): Promise<string> }> {
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendStreamingMessage',
+      params: { message: { messageId: 'cli-stream', role: 'ROLE_USER', parts: [{ text: 'stream this' }] } },
+    }),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const next = async () => {
+    const { value, done } = await reader.read();
+    return done ? '' : decoder.decode(value, { stream: true });
+  };
+  const rest = async () => {
+    let text = '';
+    for (let chunk = await next(); chunk !== ''; chunk = await next()) text += chunk;
+    return text;
+  };
+  return { next, rest };
+}
 
 /** Starts the built CLI and waits for its "listening" log line. */
 async function startCli(
