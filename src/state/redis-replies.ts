@@ -44,13 +44,14 @@ export function decodeStory(raw: string, owner: string | null): TaskStory {
   return storyOf(JSON.parse(raw) as Json, owner);
 }
 
-/** A sighting's reply (redis-scripts.ts `observe`): its owner and, when something changed, the story and events. */
-export function decodeObserved(reply: string): { owner?: string; events: TaskEvent[] } {
+/** A sighting's reply (redis-scripts.ts `observe`): its owner, whether the story has settled and, when something changed, the story and events. */
+export function decodeObserved(reply: string): { owner?: string; settled: boolean; events: TaskEvent[] } {
   const doc = JSON.parse(reply) as Json;
   const owner = typeof doc.owner === 'string' ? doc.owner : undefined;
-  if (!doc.story) return { owner, events: [] };
+  const settled = doc.settled === true;
+  if (!doc.story) return { owner, settled, events: [] };
   const story = storyOf(doc.story as Json, owner);
-  return { owner, events: list(doc.events).map((event) => eventOf(event as Json, story)) };
+  return { owner, settled, events: list(doc.events).map((event) => eventOf(event as Json, story)) };
 }
 
 /** The tasks a write batch evicted (the last reply of WRITE), as events. */

@@ -46,7 +46,7 @@ local function evictTasks(P, now, max, ttl, evicted)
 end
 `;
 
-/** Records one sighting; returns its reply: the owner, what changed, and the story if anything did. */
+/** Records one sighting; returns its reply: the owner, whether the story has settled, what changed, and the story if anything did. */
 const OBSERVE_ONE = `
 local function observe(P, agent, taskId, state, at, ctx, principal)
   local key = P .. 'task:' .. agent .. ':' .. taskId
@@ -81,7 +81,7 @@ local function observe(P, agent, taskId, state, at, ctx, principal)
   end
   redis.call('HSET', key, 'story', cjson.encode(story))
   redis.call('ZADD', P .. 'tasks', story.lastSeen, agent .. ':' .. taskId)
-  local reply = { owner = redis.call('HGET', key, 'owner') }
+  local reply = { owner = redis.call('HGET', key, 'owner'), settled = story.durationMs ~= nil }
   if #events > 0 then
     reply.events = events
     reply.story = story

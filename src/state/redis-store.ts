@@ -15,7 +15,7 @@ import type { TaskEvent, TaskSighting, TaskStory } from '../tasks/story.js';
 import { StoreUnavailable, type Owners, type TaskStore } from '../tasks/tracker.js';
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
 import { CENSUS, WRITE } from './redis-scripts.js';
-import { OwnerCache } from './owner-cache.js';
+import { OwnerCache, SettledTasks } from './owner-cache.js';
 import { decodeCensus, decodeEvicted, decodeObserved, decodeStory } from './redis-replies.js';
 import { WriteQueue, type QueuedWrite } from './write-queue.js';
 import type { StoreStatus } from './store-status.js';
@@ -36,6 +36,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly queue: WriteQueue;
   private readonly owners: OwnerCache;
   private readonly contexts: OwnerCache;
+  private readonly settled: SettledTasks;
   /** This replica, for the census lease. */
   private readonly replica = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly prefix: string;
@@ -52,6 +53,7 @@ export class RedisTaskStore implements TaskStore {
     const cacheSize = Math.min(limits.maxTasks, 100_000);
     this.owners = new OwnerCache(cacheSize, limits.ttlMs);
     this.contexts = new OwnerCache(cacheSize, limits.ttlMs);
+    this.settled = new SettledTasks(cacheSize, limits.ttlMs);
     this.queue = new WriteQueue({
       maxPending: config.maxPending,
       ready: () => client.status === 'ready',
@@ -61,17 +63,24 @@ export class RedisTaskStore implements TaskStore {
     client.on('ready', () => this.queue.flush());
   }
 
+  /**
+   * Queues the sighting. A task this replica has seen settle is not written again: its story
+   * cannot change (story.ts), so polls of finished tasks cost Redis nothing. (Its entry then
+   * expires `tasks.ttl` after it settled rather than after the last poll.)
+   */
   observe(agent: string, taskId: string, sighting: TaskSighting): Promise<TaskEvent[]> {
+    if (this.settled.has(agent, taskId)) return Promise.resolve([]);
     const { state, at, contextId, principal } = sighting;
     // This replica answers its own caller's next call without waiting for the write.
-    if (principal !== undefined) this.owners.claim(agent, taskId, principal, at);
+    if (principal !== undefined) this.owners.claim(agent, taskId, principal);
     const args = ['o', agent, taskId, state ?? '', String(at), contextId ?? '', principal ?? ''];
     return new Promise((resolve) =>
       this.queue.add(args, (sighted) => {
         if (sighted === undefined) return resolve([]);
         const { reply, evicted } = sighted as Sighted;
         const observed = decodeObserved(reply);
-        if (observed.owner) this.owners.set(agent, taskId, observed.owner, at);
+        if (observed.owner) this.owners.set(agent, taskId, observed.owner);
+        if (observed.settled) this.settled.add(agent, taskId);
         resolve(evicted.length > 0 ? [...observed.events, ...evicted] : observed.events);
       }),
     );
@@ -87,9 +96,9 @@ export class RedisTaskStore implements TaskStore {
   }
 
   claimContext(agent: string, contextId: string, principal: string, at: number): void {
-    this.contexts.claim(agent, contextId, principal, at);
+    this.contexts.claim(agent, contextId, principal);
     this.queue.add(['c', agent, contextId, principal, String(at)], (owner) => {
-      if (typeof owner === 'string' && owner !== '') this.contexts.set(agent, contextId, owner, at);
+      if (typeof owner === 'string' && owner !== '') this.contexts.set(agent, contextId, owner);
     });
   }
 
@@ -157,7 +166,7 @@ export class RedisTaskStore implements TaskStore {
       missing.forEach((id, i) => {
         const owner = found[i] ?? undefined;
         owners.set(id, owner);
-        if (owner !== undefined) cache.set(agent, id, owner, Date.now());
+        if (owner !== undefined) cache.set(agent, id, owner);
       });
       return missing.length > 0 && found.some((owner) => owner === null);
     };

@@ -61,11 +61,29 @@ describe('the Redis task store', () => {
       ]);
       expect(said(fromRedis)).toEqual(said(fromMemory));
     }
+    // The same stories; only a settled task's last sighting differs: this replica stops writing
+    // a task once it has settled (nothing can change), so Redis keeps its settling time.
     for (const taskId of ['t1', 't2']) {
-      expect(await store.get('reviewer', taskId)).toEqual(await memory.get('reviewer', taskId));
+      const fromMemory = (await memory.get('reviewer', taskId))!;
+      const fromRedis = (await store.get('reviewer', taskId))!;
+      expect({ ...fromRedis, lastSeen: 0 }).toEqual({ ...fromMemory, lastSeen: 0 });
     }
+    expect((await store.get('reviewer', 't1'))?.lastSeen).toBe(11_000);
+    expect((await memory.get('reviewer', 't1'))?.lastSeen).toBe(12_000);
     expect((await store.get('reviewer', 't1'))?.interruptedMs).toEqual({ TASK_STATE_INPUT_REQUIRED: 5_000 });
     expect(await store.get('reviewer', 'never-seen')).toBeUndefined();
+  });
+
+  it('sends a settled task no further writes (polls of finished tasks cost Redis nothing)', async () => {
+    const [{ store, client }] = await pair();
+    await store.observe('reviewer', 'done', { state: S('COMPLETED'), at: 1_000 });
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
+    const before = await scriptCalls();
+    for (let i = 0; i < 10; i++)
+      expect(await store.observe('reviewer', 'done', { state: S('COMPLETED'), at: 2_000 + i })).toEqual([]);
+    expect(await scriptCalls()).toBe(before);
+    expect((await store.get('reviewer', 'done'))?.states).toEqual([{ state: S('COMPLETED'), at: 1_000 }]);
   });
 
   it('records each transition once however many replicas see it', async () => {
