@@ -13,6 +13,7 @@ import {
   rateLimitSchema,
 } from './access-schema.js';
 import { stateSchema } from './state-schema.js';
+import { consoleSchema } from './console-schema.js';
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
@@ -210,6 +211,8 @@ const configObject = z
       .prefault({}),
     /** Where task stories, owners and rate-limit counts live: this process, or Redis shared by replicas. */
     state: stateSchema,
+    /** The live console on the admin listener. */
+    console: consoleSchema,
     agents: z.record(z.string(), agent).superRefine((agents, ctx) => {
       const names = Object.keys(agents);
       if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one agent is required' });
