@@ -49,14 +49,19 @@ export interface DemoOutcome {
 const CALL_TIMEOUT_MS = 30_000;
 
 /** Runs the demo against `${gatewayUrl}/agents/code-reviewer/`, reading records from `admin`. */
-export function runDemo(
+export async function runDemo(
   gatewayUrl: string,
   log: (line: string) => void = console.log,
   admin: AdminAccess = { url: DEFAULT_ADMIN_URL },
 ): Promise<DemoOutcome[]> {
   const gateway = gatewayUrl.replace(/\/+$/, '');
+  const adminUrl = admin.url.replace(/\/+$/, '');
   // The trailing slash matters: the SDK resolves '.well-known/agent-card.json' relative to it.
-  return runDemoAgainst(`${gateway}/agents/code-reviewer/`, log, { ...admin, url: admin.url.replace(/\/+$/, '') });
+  const outcomes = await runDemoAgainst(`${gateway}/agents/code-reviewer/`, log, { ...admin, url: adminUrl });
+  const task = outcomes.find((o) => o.taskId !== undefined)?.taskId;
+  log(`console: ${adminUrl}/console/${admin.token ? ' (sign in with the admin token)' : ''}`);
+  if (task) log(`the diff's task on a timeline: ${adminUrl}/console/tasks/code-reviewer/${encodeURIComponent(task)}`);
+  return outcomes;
 }
 
 /** Runs the demo against any code-reviewer base URL (directly, or behind a gateway). With

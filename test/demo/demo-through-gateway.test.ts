@@ -32,6 +32,11 @@ describe('npm run demo through the gateway', () => {
       });
       expect(lines.filter((l) => l.includes('gateway recorded: kind=message'))).toHaveLength(1);
       expect(lines.filter((l) => l.includes('gateway recorded: kind=task'))).toHaveLength(2);
+      // It ends with where to watch it: the console, and the diff's task on a timeline.
+      expect(lines).toContain(`console: ${gateway.adminUrl}/console/`);
+      expect(lines).toContain(
+        `the diff's task on a timeline: ${gateway.adminUrl}/console/tasks/code-reviewer/${outcomes[1]!.taskId}`,
+      );
     } finally {
       await gateway.close();
       await fleet.close();
