@@ -3,7 +3,8 @@
  * behind an in-process gateway, the timeline read through `mountTaskTimeline` on a local hono
  * app (the lead mounts it on the admin listener). What it shows: the demo's review task with
  * its two calls; a streamed task's states and artifact ticks as the events went by; and a task
- * the timeout rescue answered, whose first state only the gateway saw (hollow).
+ * the timeout rescue answered (settled, and at the client's deadline), whose first state only
+ * the gateway saw (hollow).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
@@ -136,6 +137,26 @@ describe('the task timeline', () => {
     expect(t.calls[0]!.states.map((s) => s.state)).toEqual([S('COMPLETED')]);
     // The story keeps when the gateway first saw COMPLETED; the call, when the client was shown it.
     expect(t.states.at(-1)!.at).toBeLessThanOrEqual(t.calls[0]!.states[0]!.at);
+  });
+
+  it('a task slower than the client’s deadline: the rescue answers WORKING (filled), SUBMITTED stays hollow', async () => {
+    const res = await request(`${gateway.url}/agents/slow/a2a/jsonrpc`, {
+      method: 'POST',
+      headers,
+      body: rpc('SendMessage', 'sleep:1500 past the deadline'),
+    });
+    const doc = (await res.body.json()) as { result: { task: { id: string; status: { state: string } } } };
+    expect(res.headers['a2a-gateway-rescue']).toBe('deadline');
+    expect(doc.result.task.status.state).toBe(S('WORKING'));
+    const t = await timeline('slow', doc.result.task.id, (b) => b.calls.length === 1 && b.states.at(-1)!.shown);
+    // SUBMITTED: only the rescue's returnImmediately send saw it. WORKING: first seen by the polls
+    // (hollow), filled when the answer at the client's deadline showed that snapshot.
+    expect(t.states.map((s) => [s.state, s.shown])).toEqual([
+      [S('SUBMITTED'), false],
+      [S('WORKING'), true],
+    ]);
+    expect(t.durationMs).toBeUndefined();
+    expect(t.calls[0]).toMatchObject({ rescue: 'deadline', states: [{ state: S('WORKING') }] });
   });
 
   it('answers 404 for a task it does not track', async () => {
