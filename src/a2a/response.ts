@@ -11,12 +11,12 @@ import { FindingSink, type Finding } from './findings.js';
 import { encodingOf } from './content-encoding.js';
 import type { ProtocolVersion } from './operations.js';
 import type { ErrorFacts } from './payload.js';
-import { createStreamMachine, type StreamFacts, type StreamMachine } from './stream.js';
+import { createStreamMachine, type StreamFacts, type StreamMachine, type StreamProgress } from './stream.js';
 import type { TaskState } from './task-state.js';
 import { decodeUnary, UNARY_PLAN, type ResponseTag } from './unary.js';
 
 export type { ResponseTag } from './unary.js';
-export type { StreamFacts, StreamClosure, StreamEventKind } from './stream.js';
+export type { StreamFacts, StreamClosure, StreamEventKind, StreamProgress } from './stream.js';
 export type { ErrorFacts } from './payload.js';
 
 export interface ResponseHead {
@@ -90,6 +90,8 @@ export interface ResponseDecoder {
   readonly streamTaskId: string | undefined;
   /** Likewise the stream's context. */
   readonly streamContextId: string | undefined;
+  /** An SSE stream's state changes and artifact updates so far; undefined for other bodies. */
+  readonly streamProgress: StreamProgress | undefined;
   end(opts?: { aborted?: boolean }): ResponseFacts;
   /** Body bytes held right now (for memory-bound tests). */
   readonly heldBytes: number;
@@ -181,6 +183,7 @@ class JsonResponseDecoder implements ResponseDecoder {
 
   readonly streamTaskId = undefined;
   readonly streamContextId = undefined;
+  readonly streamProgress = undefined;
 }
 
 class SseResponseDecoder implements ResponseDecoder {
@@ -235,6 +238,10 @@ class SseResponseDecoder implements ResponseDecoder {
   get streamContextId(): string | undefined {
     return this.machine.currentContextId;
   }
+
+  get streamProgress(): StreamProgress {
+    return this.machine;
+  }
 }
 
 /** Bodies that are neither JSON nor SSE (HTML error pages, files): counted, not read. */
@@ -243,6 +250,7 @@ class OpaqueDecoder implements ResponseDecoder {
   readonly heldBytes = 0;
   readonly streamTaskId = undefined;
   readonly streamContextId = undefined;
+  readonly streamProgress = undefined;
 
   constructor(
     private readonly head: ResponseHead,

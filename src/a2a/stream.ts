@@ -56,7 +56,18 @@ export interface StreamFacts {
   readonly cutMidEvent: boolean;
 }
 
-export interface StreamMachine {
+/** Most state changes a stream keeps for its marks (the console's task timeline). */
+export const MAX_STATE_CHANGES = 64;
+
+/** What a stream has shown so far, read after each chunk (src/inspect/inspector.ts marks). */
+export interface StreamProgress {
+  /** Each change of task state, in order (consecutive repeats once), at most MAX_STATE_CHANGES. */
+  readonly stateChanges: readonly TaskState[];
+  /** Artifact-update events so far. */
+  readonly artifactUpdates: number;
+}
+
+export interface StreamMachine extends StreamProgress {
   onEvent(event: SseEvent): void;
   /** The task the stream is about, once an event has named it (before the stream ends). */
   readonly currentTaskId: string | undefined;
@@ -89,6 +100,7 @@ class Machine implements StreamMachine {
   private terminalState: TaskState | undefined = undefined;
   private finalFlag = false;
   private error: ErrorFacts | undefined = undefined;
+  readonly stateChanges: TaskState[] = [];
 
   constructor(
     private readonly req: RequestContext,
@@ -104,6 +116,10 @@ class Machine implements StreamMachine {
 
   get currentContextId(): string | undefined {
     return this.contextId;
+  }
+
+  get artifactUpdates(): number {
+    return this.counts.artifactUpdate;
   }
 
   onEvent(event: SseEvent): void {
@@ -196,6 +212,8 @@ class Machine implements StreamMachine {
     this.taskId ??= payload.taskId;
     this.contextId ??= payload.contextId;
     if (payload.state !== undefined) {
+      const changes = this.stateChanges;
+      if (payload.state !== this.state && changes.length < MAX_STATE_CHANGES) changes.push(payload.state);
       this.state = payload.state;
       if (isTerminal(payload.state)) this.terminalState ??= payload.state;
     }

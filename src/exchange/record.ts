@@ -41,8 +41,19 @@ export interface A2AFacts {
     firstEventMs?: number;
     keepalives: number;
   };
+  /**
+   * When the client was shown each task state and artifact update, epoch ms (the console's task
+   * timeline, src/console/timeline.ts): a stream's state changes and artifact updates as their
+   * chunks went by, a unary answer's one state at its end. At most 32 of each.
+   */
+  marks?: TaskMarks;
   /** Inspection hit its byte cap before it found everything it looks for. */
   partial: boolean;
+}
+
+export interface TaskMarks {
+  states: { state: TaskState; at: number }[];
+  artifactsAt: number[];
 }
 
 export type { Finding };

@@ -6,10 +6,16 @@
  * failure is caught and becomes a finding; the bytes flow on regardless (principle 5).
  */
 import { performance } from 'node:perf_hooks';
-import { createResponseDecoder, responseHoldBytes, type ResponseDecoder, type ResponseFacts } from '../a2a/response.js';
+import {
+  createResponseDecoder,
+  responseHoldBytes,
+  type ResponseDecoder,
+  type ResponseFacts,
+  type StreamProgress,
+} from '../a2a/response.js';
 import type { Finding } from '../a2a/findings.js';
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
-import type { A2AFacts, ExchangeRecord } from '../exchange/record.js';
+import type { A2AFacts, ExchangeRecord, TaskMarks } from '../exchange/record.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { InspectionBudget } from './budget.js';
 import { toFacts } from './facts.js';
@@ -33,7 +39,14 @@ interface Inspection {
   shortenedTo?: number;
   /** The stream's task has been reported to the tracker already (its first event). */
   claimed?: boolean;
+  /** A stream's marks so far (record.a2a.marks), and how much of its progress they cover. */
+  marks?: TaskMarks;
+  statesMarked?: number;
+  artifactsMarked?: number;
 }
+
+/** Most marks per exchange of each kind (64 in all): artifact updates cannot crowd states out. */
+const MAX_MARKS_EACH = 32;
 
 /** The request side comes from the pipeline's one classification (`exchange.request`). */
 export function createInspector(options: InspectorOptions): ExchangeObserver {
@@ -84,6 +97,8 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       const inspection = inspections.get(exchange);
       if (!inspection?.response) return;
       guarded(inspection, () => inspection.response!.push(chunk));
+      const progress = inspection.response.streamProgress;
+      if (progress !== undefined) markProgress(inspection, progress);
       // A stream's task (and context) is owned from its first event: the caller may GetTask or
       // cancel it while the stream is still open (task ownership, src/access/gate.ts).
       if (!inspection.claimed && inspection.response.streamTaskId !== undefined) {
@@ -92,7 +107,7 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         if (principal !== undefined) {
           const { agent } = exchange.record;
           const at = Date.now();
-          options.tracker.observe(agent, inspection.response.streamTaskId, { at, principal });
+          options.tracker.observe(agent, inspection.response.streamTaskId, { at, principal, shown: true });
           const contextId = inspection.response.streamContextId;
           if (contextId !== undefined) options.tracker.store.claimContext(agent, contextId, principal, at);
         }
@@ -116,6 +131,8 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         const headersAfterMs =
           inspection.responseStartedAt === undefined ? 0 : inspection.responseStartedAt - exchange.startedAtMonotonic;
         record.a2a = toFacts(request, response, headersAfterMs);
+        const marks = inspection.marks ?? unaryMarks(response, record.startedAt + record.durationMs);
+        if (marks) record.a2a.marks = marks;
         const responseFindings = (response?.findings ?? []) as Finding[];
         record.findings.push(
           ...(request.findings as Finding[]),
@@ -136,6 +153,33 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       }
     },
   };
+}
+
+/**
+ * Stamps what the chunk just passed showed the client: each new state change and artifact
+ * update, at this moment (the forwarder writes the chunk right after). O(1) per chunk unless
+ * something changed; at most MAX_MARKS_EACH states and as many artifact updates per exchange.
+ */
+function markProgress(inspection: Inspection, progress: StreamProgress): void {
+  const { stateChanges, artifactUpdates } = progress;
+  const statesFrom = inspection.statesMarked ?? 0;
+  const artifactsFrom = inspection.artifactsMarked ?? 0;
+  if (stateChanges.length === statesFrom && artifactUpdates === artifactsFrom) return;
+  inspection.statesMarked = stateChanges.length;
+  inspection.artifactsMarked = artifactUpdates;
+  const at = Date.now();
+  const marks = (inspection.marks ??= { states: [], artifactsAt: [] });
+  const { states, artifactsAt } = marks;
+  for (let i = statesFrom; i < stateChanges.length && states.length < MAX_MARKS_EACH; i++) {
+    states.push({ state: stateChanges[i]!, at });
+  }
+  for (let i = artifactsFrom; i < artifactUpdates && artifactsAt.length < MAX_MARKS_EACH; i++) artifactsAt.push(at);
+}
+
+/** A unary answer shows its one state when it ends. */
+function unaryMarks(response: ResponseFacts | undefined, at: number): TaskMarks | undefined {
+  if (response?.stream || response?.state === undefined || response.tag !== 'task') return undefined;
+  return { states: [{ state: response.state, at }], artifactsAt: [] };
 }
 
 /** The context the agent's answer named (a message's or a task's) is owned by the caller that got it first. */
@@ -178,10 +222,17 @@ function trackTask(
   seen: { at: number; principal: string | undefined },
 ): void {
   if (facts.kind === 'error') return;
-  tracker.observe(agent, taskId, {
-    state: facts.state,
-    at: seen.at,
-    contextId: facts.contextId,
-    principal: seen.principal,
-  });
+  const { contextId } = facts;
+  const { principal } = seen;
+  // A stream's states each with when it went by, in order; a reply's one state at its end.
+  const states = facts.stream ? facts.marks?.states : undefined;
+  if (states === undefined || states.length === 0) {
+    tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId, principal, shown: true });
+    return;
+  }
+  for (const { state, at } of states) tracker.observe(agent, taskId, { state, at, contextId, principal, shown: true });
+  // Past the marks' cap the stream's last state still counts, at its end.
+  if (facts.state !== undefined && facts.state !== states.at(-1)!.state) {
+    tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId, principal, shown: true });
+  }
 }

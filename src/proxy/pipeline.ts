@@ -38,6 +38,7 @@ import { runRescue } from '../rescue/rescue.js';
 import { resolveStrategy } from '../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
 import type { ClientLimits } from '../transport/client-limits.js';
+import type { TaskTracker } from '../tasks/tracker.js';
 
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
@@ -61,6 +62,8 @@ export interface PipelineDeps {
   readonly access: AccessGate;
   /** The card as this gateway's callers must authenticate (securitySchemes), when `auth` is on. */
   readonly cardSecurity?: CardSecurity;
+  /** The task tracker, for the timeout rescue's gateway-only sightings (src/rescue/rescue.ts). */
+  readonly tracker: TaskTracker;
 }
 
 export function createAgentPipeline(deps: PipelineDeps) {
@@ -114,7 +117,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
 
       // 6. Timeout rescue for blocking sends.
       const send = blockingSendToRescue(exchange, body);
-      if (send) return await rescue(exchange, send, headers, cards, errorContext);
+      if (send) return await rescue(exchange, send, headers, { cards, tracker: deps.tracker }, errorContext);
 
       // 7. Forward.
       await forward(exchange, {
@@ -230,7 +233,7 @@ async function rescue(
   exchange: Exchange,
   send: BlockingSend,
   headers: string[],
-  cards: CardCache,
+  { cards, tracker }: Pick<PipelineDeps, 'cards' | 'tracker'>,
   errorContext: ErrorContext,
 ): Promise<void> {
   const { upstream, req } = exchange;
@@ -245,6 +248,7 @@ async function rescue(
     strategy: resolveStrategy(policy.strategy, card?.card),
     answerBy: exchange.record.startedAt + timeout - policy.margin,
     errorContext,
+    tracker,
   });
 }
 

@@ -87,6 +87,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     queryStrings: config.log.queryStrings,
     access: access.gate,
     cardSecurity: access.cardSecurity,
+    tracker: shared.tracker,
   });
   const common = {
     upstreams,

@@ -10,6 +10,9 @@
  *   4. fetches the Task with one GetTask (the client's historyLength) and answers it in the
  *      caller's own envelope: settled, or at the deadline the latest snapshot with its id.
  * `send()` is steps 1–2, `waitUntilSettled()` step 3, `answer()` step 4.
+ * Every state the rescue sees goes to the task tracker as a gateway-only sighting (`shown:
+ * false`): the client has not seen it yet; the inspector's sighting of the answer shows it
+ * (src/tasks/story.ts; the console's task timeline draws the difference).
  * The agent's task is never canceled, whatever happens to the client.
  */
 import { performance } from 'node:perf_hooks';
@@ -23,6 +26,7 @@ import type { ErrorContext } from '../proxy/error-response.js';
 import { sendGatewayError } from '../proxy/error-response.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { AgentConfig } from '../config/schema.js';
+import type { TaskTracker } from '../tasks/tracker.js';
 import { callJson, followEvents, headersFor, type JsonReply } from './calls.js';
 import {
   getTaskCall,
@@ -48,6 +52,8 @@ export interface RescueRequest {
   /** Epoch ms at which the client must have its answer (deadline − margin). */
   readonly answerBy: number;
   readonly errorContext: ErrorContext;
+  /** Hears every state the rescue sees (gateway-only sightings). */
+  readonly tracker: TaskTracker;
 }
 
 export async function runRescue(req: RescueRequest): Promise<void> {
@@ -132,7 +138,7 @@ class Rescue {
       if (task.kind !== 'task' && !pending.latest) this.facts.outcome = 'error';
       if (task.kind === 'task') {
         pending.latest = task.task;
-        this.see(task.state, task.timestamp);
+        this.see(pending.taskId, task, task.timestamp);
       }
     } catch (err) {
       if (this.clientGone.signal.aborted) return;
@@ -194,8 +200,23 @@ class Rescue {
     if (!this.req.exchange.res.writableFinished) this.clientGone.abort(new Stop('client gone'));
   };
 
-  /** Every observation of the task goes through here, in the order it was made; true once settled. */
-  private see(state: TaskState | undefined, timestamp?: string): boolean {
+  /**
+   * Every observation of the task goes through here, in the order it was made; true once settled.
+   * It is also the tracker's gateway-only sighting (the caller's principal owns a task first seen
+   * here, as it would through the answer).
+   */
+  private see(taskId: string | undefined, seen: { state?: TaskState; task?: unknown }, timestamp?: string): boolean {
+    const { state } = seen;
+    if (taskId !== undefined && state !== undefined) {
+      const contextId = (seen.task as { contextId?: unknown } | undefined)?.contextId;
+      this.req.tracker.observe(this.req.exchange.upstream.name, taskId, {
+        state,
+        at: Date.now(),
+        ...(typeof contextId === 'string' ? { contextId } : {}),
+        principal: this.req.exchange.record.access?.principal,
+        shown: false,
+      });
+    }
     if (this.settledAt === undefined && this.watch.observe(state, timestamp)) this.settledAt = performance.now();
     return this.settledAt !== undefined;
   }
@@ -213,7 +234,7 @@ class Rescue {
     }
     const result = readSendResponse(send, first.doc);
     // Nothing to wait for: the agent's own bytes go back untouched.
-    if (result.kind !== 'task' || this.see(result.state, result.timestamp)) {
+    if (result.kind !== 'task' || this.see(result.taskId, result, result.timestamp)) {
       this.facts.outcome = result.kind === 'message' ? 'message' : result.kind === 'task' ? 'settled' : 'error';
       if (result.kind === 'task') this.facts.taskId = result.taskId;
       this.reply(first.status, first.headers, first.body);
@@ -280,7 +301,7 @@ class Rescue {
         return true;
       }
       if (found.kind === 'none' && event.taskId) found = { kind: 'task', taskId: event.taskId, task: event.task };
-      return found.kind === 'task' && this.see(event.state, event.timestamp);
+      return found.kind === 'task' && this.see(found.taskId, event, event.timestamp);
     };
     try {
       const headers = headersFor(this.req.headers, call, 'text/event-stream');
@@ -303,7 +324,7 @@ class Rescue {
       const headers = headersFor(this.req.headers, call, 'text/event-stream');
       return followEvents(this.req.exchange.upstream, call, headers, this.waitSignal, (doc) => {
         const event = readStreamEvent(send, doc);
-        return this.see(event.state, event.timestamp);
+        return this.see(taskId, event, event.timestamp);
       });
     };
     try {
@@ -330,7 +351,7 @@ class Rescue {
         const task = readGetTaskResponse(send, reply.doc);
         if (task.kind === 'task') {
           last = task.task;
-          if (this.see(task.state, task.timestamp)) return last;
+          if (this.see(taskId, task, task.timestamp)) return last;
         }
       } catch {
         if (signal.aborted) break;

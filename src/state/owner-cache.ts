@@ -29,19 +29,25 @@ export class OwnerCache {
   }
 }
 
-/** Tasks whose story has settled in the store: a sighting of one changes nothing and is not sent. */
+/**
+ * Tasks whose story has settled in the store, each with whether its last visit is known shown: a
+ * sighting of one changes nothing and is not sent — unless it is shown and the settled visit is
+ * not known shown (the rescue saw it settle, then its answer showed it: src/tasks/story.ts).
+ */
 export class SettledTasks {
-  private readonly entries: LRUCache<string, true>;
+  private readonly entries: LRUCache<string, boolean>;
 
   constructor(size: number, ttlMs: number) {
     this.entries = new LRUCache({ max: size, ttl: ttlMs });
   }
 
-  has(agent: string, taskId: string): boolean {
-    return this.entries.has(`${agent}\u0000${taskId}`);
+  /** True when a sighting (`shown` or not) of the task cannot change its story. */
+  covers(agent: string, taskId: string, shown: boolean): boolean {
+    const lastShown = this.entries.get(`${agent}\u0000${taskId}`);
+    return lastShown !== undefined && (lastShown || !shown);
   }
 
-  add(agent: string, taskId: string): void {
-    this.entries.set(`${agent}\u0000${taskId}`, true);
+  add(agent: string, taskId: string, lastShown: boolean): void {
+    this.entries.set(`${agent}\u0000${taskId}`, lastShown);
   }
 }

@@ -20,6 +20,8 @@ function storyOf(raw: Json, owner: unknown): TaskStory {
     states: list(raw.states).map((visit) => ({
       state: (visit as Json).state as TaskState,
       at: Number((visit as Json).at),
+      // Stories stored before `shown` existed were all shown to their clients.
+      shown: (visit as Json).shown !== false,
     })),
     interruptedMs: (raw.interruptedMs && typeof raw.interruptedMs === 'object'
       ? raw.interruptedMs
@@ -44,14 +46,21 @@ export function decodeStory(raw: string, owner: string | null): TaskStory {
   return storyOf(JSON.parse(raw) as Json, owner);
 }
 
-/** A sighting's reply (redis-scripts.ts `observe`): its owner, whether the story has settled and, when something changed, the story and events. */
-export function decodeObserved(reply: string): { owner?: string; settled: boolean; events: TaskEvent[] } {
+/** A sighting's reply (redis-scripts.ts `observe`): its owner, whether the story has settled (and its last visit is shown) and, when something changed, the story and events. */
+export function decodeObserved(reply: string): {
+  owner?: string;
+  settled: boolean;
+  /** The story's last visit is shown (or it has none). */
+  lastShown: boolean;
+  events: TaskEvent[];
+} {
   const doc = JSON.parse(reply) as Json;
   const owner = typeof doc.owner === 'string' ? doc.owner : undefined;
   const settled = doc.settled === true;
-  if (!doc.story) return { owner, settled, events: [] };
+  const lastShown = doc.lastShown !== false;
+  if (!doc.story) return { owner, settled, lastShown, events: [] };
   const story = storyOf(doc.story as Json, owner);
-  return { owner, settled, events: list(doc.events).map((event) => eventOf(event as Json, story)) };
+  return { owner, settled, lastShown, events: list(doc.events).map((event) => eventOf(event as Json, story)) };
 }
 
 /** The tasks a write batch evicted (the last reply of WRITE), as events. */

@@ -48,7 +48,7 @@ end
 
 /** Records one sighting; returns its reply: the owner, whether the story has settled, what changed, and the story if anything did. */
 const OBSERVE_ONE = `
-local function observe(P, agent, taskId, state, at, ctx, principal)
+local function observe(P, agent, taskId, state, at, ctx, principal, shown)
   local key = P .. 'task:' .. agent .. ':' .. taskId
   local raw = redis.call('HGET', key, 'story')
   local story
@@ -64,8 +64,10 @@ local function observe(P, agent, taskId, state, at, ctx, principal)
   local n = #story.states
   local current = nil
   if n > 0 then current = story.states[n].state end
+  -- A shown sighting of the current state makes it shown, also after terminal (no event).
+  if state ~= '' and state == current and shown and story.states[n].shown == false then story.states[n].shown = true end
   if state ~= '' and state ~= current and story.durationMs == nil then
-    table.insert(story.states, { state = state, at = at })
+    table.insert(story.states, { state = state, at = at, shown = shown })
     table.insert(events, { type = 'state', from = current, to = state })
     if current then redis.call('ZREM', P .. 'state:' .. agent .. ':' .. current, taskId) end
     redis.call('ZADD', P .. 'state:' .. agent .. ':' .. state, at, taskId)
@@ -82,6 +84,9 @@ local function observe(P, agent, taskId, state, at, ctx, principal)
   redis.call('HSET', key, 'story', cjson.encode(story))
   redis.call('ZADD', P .. 'tasks', story.lastSeen, agent .. ':' .. taskId)
   local reply = { owner = redis.call('HGET', key, 'owner'), settled = story.durationMs ~= nil }
+  -- Whether the last visit is shown (a stored story without the field is: it predates hidden visits).
+  local m = #story.states
+  reply.lastShown = m > 0 and story.states[m].shown ~= false
   if #events > 0 then
     reply.events = events
     reply.story = story
@@ -113,8 +118,8 @@ end
 
 /**
  * A batch of writes in one call (src/state/write-queue.ts). ARGV: prefix, maxTracked, ttlMs, then
- * per write either `o, agent, taskId, state ('' for none), at, contextId (''), principal ('')` (a
- * task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
+ * per write either `o, agent, taskId, state ('' for none), at, contextId (''), principal (''),
+ * shown ('1' or '0')` (a task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
  * write — a sighting's as JSON, a claim's owner — then the tasks the batch evicted, as JSON.
  */
 export const WRITE = `${PRELUDE}${OBSERVE_ONE}${CLAIM_ONE}
@@ -126,8 +131,9 @@ while i <= #ARGV do
   if ARGV[i] == 'o' then
     local at = tonumber(ARGV[i + 4])
     if not latest or at > latest then latest = at end
-    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6])))
-    i = i + 7
+    local shown = ARGV[i + 7] == '1'
+    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6], shown)))
+    i = i + 8
   else
     table.insert(replies, claim(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4]), max, ttl) or '')
     i = i + 5

@@ -66,21 +66,31 @@ export class RedisTaskStore implements TaskStore {
   /**
    * Queues the sighting. A task this replica has seen settle is not written again: its story
    * cannot change (story.ts), so polls of finished tasks cost Redis nothing. (Its entry then
-   * expires `tasks.ttl` after it settled rather than after the last poll.)
+   * expires `tasks.ttl` after it settled rather than after the last poll.) The one exception: a
+   * shown sighting while the settled state is not known shown (owner-cache.ts SettledTasks).
    */
   observe(agent: string, taskId: string, sighting: TaskSighting): Promise<TaskEvent[]> {
-    if (this.settled.has(agent, taskId)) return Promise.resolve([]);
+    if (this.settled.covers(agent, taskId, sighting.shown)) return Promise.resolve([]);
     const { state, at, contextId, principal } = sighting;
     // This replica answers its own caller's next call without waiting for the write.
     if (principal !== undefined) this.owners.claim(agent, taskId, principal);
-    const args = ['o', agent, taskId, state ?? '', String(at), contextId ?? '', principal ?? ''];
+    const args = [
+      'o',
+      agent,
+      taskId,
+      state ?? '',
+      String(at),
+      contextId ?? '',
+      principal ?? '',
+      sighting.shown ? '1' : '0',
+    ];
     return new Promise((resolve) =>
       this.queue.add(args, (sighted) => {
         if (sighted === undefined) return resolve([]);
         const { reply, evicted } = sighted as Sighted;
         const observed = decodeObserved(reply);
         if (observed.owner) this.owners.set(agent, taskId, observed.owner);
-        if (observed.settled) this.settled.add(agent, taskId);
+        if (observed.settled) this.settled.add(agent, taskId, observed.lastShown);
         resolve(evicted.length > 0 ? [...observed.events, ...evicted] : observed.events);
       }),
     );

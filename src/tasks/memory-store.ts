@@ -28,7 +28,7 @@ export class InMemoryTaskStore implements TaskStore {
     const story = this.stories.get(k) ?? newStory(agent, taskId, sighting);
     this.stories.delete(k);
     this.stories.set(k, story);
-    const events = advanceStory(story, sighting.state, sighting.at);
+    const events = advanceStory(story, sighting);
     events.push(...this.evict(sighting.at));
     return Promise.resolve(events);
   }

@@ -10,6 +10,12 @@ import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js'
 export interface StateVisit {
   readonly state: TaskState;
   readonly at: number;
+  /**
+   * A reply or an event showed this state to the client; false while only the gateway has seen
+   * it (the timeout rescue's subscription or polls, src/rescue/rescue.ts). Upgraded, never
+   * downgraded: a later shown sighting of the same state makes it shown.
+   */
+  shown: boolean;
 }
 
 export interface TaskStory {
@@ -43,6 +49,8 @@ export interface TaskSighting {
   readonly contextId?: string;
   /** Who made the call; becomes the owner of a task seen for the first time. */
   readonly principal?: string;
+  /** This answer reached the client (the inspector's); false: only the gateway saw it (the rescue's). */
+  readonly shown: boolean;
 }
 
 /** Per agent and current state: how many tracked tasks, and when the longest-waiting unfinished
@@ -63,13 +71,21 @@ export function newStory(agent: string, taskId: string, sighting: TaskSighting):
   };
 }
 
-/** Records `state` seen at `at` on `story` (in place) and returns what changed. */
-export function advanceStory(story: TaskStory, state: TaskState | undefined, at: number): TaskEvent[] {
+/**
+ * Records `sighting` on `story` (in place) and returns what changed. A new state is recorded
+ * with the sighting's `shown`. A shown sighting of the current state marks that visit shown —
+ * also after terminal (the rescue sees COMPLETED first, then its answer shows it to the client)
+ * — and changes nothing else: no event, no duration.
+ */
+export function advanceStory(story: TaskStory, sighting: Pick<TaskSighting, 'state' | 'at' | 'shown'>): TaskEvent[] {
+  const { state, at, shown } = sighting;
   story.lastSeen = Math.max(story.lastSeen, at);
-  const current = story.states.at(-1)?.state;
+  const last = story.states.at(-1);
+  const current = last?.state;
+  if (state !== undefined && state === current && shown && !last!.shown) last!.shown = true;
   if (!state || state === current || story.durationMs !== undefined) return [];
   const events: TaskEvent[] = [];
-  story.states.push({ state, at });
+  story.states.push({ state, at, shown });
   events.push({ type: 'state', story, from: current, to: state });
   if (current && isInterrupted(current)) {
     const since = story.states.at(-2)!.at;

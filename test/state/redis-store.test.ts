@@ -37,17 +37,17 @@ const said = (events: TaskEvent[]) =>
   });
 
 const SIGHTINGS: Array<[string, TaskSighting]> = [
-  ['t1', { state: S('SUBMITTED'), at: 1_000, contextId: 'c1', principal: 'alice' }],
-  ['t1', { state: S('WORKING'), at: 1_500 }],
-  ['t2', { state: S('WORKING'), at: 1_600, principal: 'bob' }],
-  ['t1', { state: S('INPUT_REQUIRED'), at: 2_000 }],
-  ['t1', { state: S('INPUT_REQUIRED'), at: 2_500 }],
-  ['t1', { at: 3_000 }],
-  ['t1', { state: S('WORKING'), at: 7_000 }],
-  ['t2', { state: S('AUTH_REQUIRED'), at: 7_500 }],
-  ['t1', { state: S('COMPLETED'), at: 11_000 }],
-  ['t1', { state: S('WORKING'), at: 12_000 }], // after terminal: changes nothing
-  ['t2', { state: S('CANCELED'), at: 13_000 }],
+  ['t1', { state: S('SUBMITTED'), at: 1_000, contextId: 'c1', principal: 'alice', shown: true }],
+  ['t1', { state: S('WORKING'), at: 1_500, shown: true }],
+  ['t2', { state: S('WORKING'), at: 1_600, principal: 'bob', shown: true }],
+  ['t1', { state: S('INPUT_REQUIRED'), at: 2_000, shown: true }],
+  ['t1', { state: S('INPUT_REQUIRED'), at: 2_500, shown: true }],
+  ['t1', { at: 3_000, shown: true }],
+  ['t1', { state: S('WORKING'), at: 7_000, shown: true }],
+  ['t2', { state: S('AUTH_REQUIRED'), at: 7_500, shown: true }],
+  ['t1', { state: S('COMPLETED'), at: 11_000, shown: true }],
+  ['t1', { state: S('WORKING'), at: 12_000, shown: true }], // after terminal: changes nothing
+  ['t2', { state: S('CANCELED'), at: 13_000, shown: true }],
 ];
 
 describe('the Redis task store', () => {
@@ -76,14 +76,59 @@ describe('the Redis task store', () => {
 
   it('sends a settled task no further writes (polls of finished tasks cost Redis nothing)', async () => {
     const [{ store, client }] = await pair();
-    await store.observe('reviewer', 'done', { state: S('COMPLETED'), at: 1_000 });
+    await store.observe('reviewer', 'done', { state: S('COMPLETED'), at: 1_000, shown: true });
     const scriptCalls = async () =>
       Number(/cmdstat_evalsha:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
     const before = await scriptCalls();
     for (let i = 0; i < 10; i++)
-      expect(await store.observe('reviewer', 'done', { state: S('COMPLETED'), at: 2_000 + i })).toEqual([]);
+      expect(await store.observe('reviewer', 'done', { state: S('COMPLETED'), at: 2_000 + i, shown: true })).toEqual(
+        [],
+      );
     expect(await scriptCalls()).toBe(before);
-    expect((await store.get('reviewer', 'done'))?.states).toEqual([{ state: S('COMPLETED'), at: 1_000 }]);
+    expect((await store.get('reviewer', 'done'))?.states).toEqual([{ state: S('COMPLETED'), at: 1_000, shown: true }]);
+  });
+
+  it('tells the same story of shown and gateway-only states, also past the settled cache', async () => {
+    const [{ store, client }] = await pair();
+    const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
+    const hidden = (state: string, at: number): TaskSighting => ({ state: S(state), at, shown: false });
+    const seen = (state: string, at: number): TaskSighting => ({ state: S(state), at, shown: true });
+    const sightings: Array<[string, TaskSighting]> = [
+      ['r1', hidden('SUBMITTED', 1_000)], // the rescue's returnImmediately reply
+      ['r1', hidden('WORKING', 1_100)], // its polls
+      ['r1', seen('WORKING', 1_150)], // a GetTask of the client's: filled
+      ['r1', hidden('WORKING', 1_200)], // stays filled
+      ['r1', hidden('COMPLETED', 2_000)], // the rescue sees it settle
+      ['r1', hidden('COMPLETED', 2_050)], // its final GetTask: skipped (settled, nothing to fill)
+      ['r1', seen('COMPLETED', 2_100)], // its answer to the client: filled after terminal
+      ['r2', seen('WORKING', 1_000)],
+      ['r2', hidden('INPUT_REQUIRED', 1_500)],
+      ['r2', seen('COMPLETED', 3_000)],
+    ];
+    for (const [taskId, sighting] of sightings) {
+      const [fromRedis, fromMemory] = await Promise.all([
+        store.observe('reviewer', taskId, sighting),
+        memory.observe('reviewer', taskId, sighting),
+      ]);
+      expect(said(fromRedis)).toEqual(said(fromMemory));
+    }
+    for (const taskId of ['r1', 'r2']) {
+      const fromMemory = (await memory.get('reviewer', taskId))!;
+      expect({ ...(await store.get('reviewer', taskId))!, lastSeen: 0 }).toEqual({ ...fromMemory, lastSeen: 0 });
+    }
+    expect((await store.get('reviewer', 'r1'))!.states).toEqual([
+      { state: S('SUBMITTED'), at: 1_000, shown: false },
+      { state: S('WORKING'), at: 1_100, shown: true },
+      { state: S('COMPLETED'), at: 2_000, shown: true },
+    ]);
+    expect((await store.get('reviewer', 'r2'))!.states.map((v) => v.shown)).toEqual([true, false, true]);
+    // Once the settled state is known shown, polls of the finished task cost Redis nothing again.
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
+    const before = await scriptCalls();
+    await store.observe('reviewer', 'r1', seen('COMPLETED', 5_000));
+    await store.observe('reviewer', 'r1', hidden('COMPLETED', 5_001));
+    expect(await scriptCalls()).toBe(before);
   });
 
   it('records each transition once however many replicas see it', async () => {
@@ -102,8 +147,18 @@ describe('the Redis task store', () => {
 
   it('shares owners of tasks and contexts: the first caller wins on every replica', async () => {
     const [a, b] = await pair();
-    await a.store.observe('reviewer', 'task-a', { state: S('WORKING'), at: Date.now(), principal: 'alice' });
-    await b.store.observe('reviewer', 'task-a', { state: S('COMPLETED'), at: Date.now(), principal: 'bob' });
+    await a.store.observe('reviewer', 'task-a', {
+      state: S('WORKING'),
+      at: Date.now(),
+      principal: 'alice',
+      shown: true,
+    });
+    await b.store.observe('reviewer', 'task-a', {
+      state: S('COMPLETED'),
+      at: Date.now(),
+      principal: 'bob',
+      shown: true,
+    });
     const owners = await b.store.ownersOf('reviewer', ['task-a', 'unknown']);
     expect([...owners]).toEqual([
       ['task-a', 'alice'],
@@ -121,9 +176,9 @@ describe('the Redis task store', () => {
 
   it('one replica exports the census; it counts tasks by state, with the oldest unfinished', async () => {
     const [a, b] = await pair();
-    await a.store.observe('runner', 'w1', { state: S('WORKING'), at: 10_000 });
-    await b.store.observe('runner', 'w2', { state: S('WORKING'), at: 40_000 });
-    await b.store.observe('runner', 'done', { state: S('COMPLETED'), at: 50_000 });
+    await a.store.observe('runner', 'w1', { state: S('WORKING'), at: 10_000, shown: true });
+    await b.store.observe('runner', 'w2', { state: S('WORKING'), at: 40_000, shown: true });
+    await b.store.observe('runner', 'done', { state: S('COMPLETED'), at: 50_000, shown: true });
     const first = await a.store.census(['runner', 'idle'], 60_000);
     expect(await b.store.census(['runner', 'idle'], 60_000)).toBeUndefined();
     const runner = first!.census.get('runner')!;
@@ -137,7 +192,7 @@ describe('the Redis task store', () => {
     const evicted: string[] = [];
     for (let i = 0; i < 5; i++) {
       const r = i % 2 ? b : a;
-      const events = await r.store.observe('runner', `t${i}`, { state: S('WORKING'), at: 1_000 + i });
+      const events = await r.store.observe('runner', `t${i}`, { state: S('WORKING'), at: 1_000 + i, shown: true });
       evicted.push(...events.filter((e) => e.type === 'evicted').map((e) => e.story.taskId));
     }
     expect(evicted).toEqual(['t0', 't1']);
@@ -153,7 +208,7 @@ describe('the Redis task store', () => {
 
   it('forgets tasks not seen for tasks.ttl', async () => {
     const [a] = await pair({}, { maxTasks: 100, ttlMs: 1_000 });
-    await a.store.observe('runner', 'old', { state: S('WORKING'), at: 1_000 });
+    await a.store.observe('runner', 'old', { state: S('WORKING'), at: 1_000, shown: true });
     const { census, events } = (await a.store.census(['runner'], 5_000))!;
     expect(census.get('runner')!.size).toBe(0);
     expect(events.map((e) => [e.type, e.story.taskId])).toEqual([['evicted', 'old']]);
@@ -163,15 +218,27 @@ describe('the Redis task store', () => {
 describe('when Redis goes away', () => {
   it('queues writes (bounded), fails reads it cannot answer, and catches up when Redis is back', async () => {
     const [a, b] = await pair({ maxPending: 3 });
-    await a.store.observe('reviewer', 'known', { state: S('WORKING'), at: Date.now(), principal: 'alice' });
+    await a.store.observe('reviewer', 'known', {
+      state: S('WORKING'),
+      at: Date.now(),
+      principal: 'alice',
+      shown: true,
+    });
     await redis.stop();
     await until(() => !a.status.up && !b.status.up, 'both replicas see Redis down');
 
-    const queued = a.store.observe('reviewer', 'during', { state: S('WORKING'), at: Date.now(), principal: 'alice' });
-    a.store.observe('reviewer', 'during', { state: S('COMPLETED'), at: Date.now() + 1 });
+    const queued = a.store.observe('reviewer', 'during', {
+      state: S('WORKING'),
+      at: Date.now(),
+      principal: 'alice',
+      shown: true,
+    });
+    a.store.observe('reviewer', 'during', { state: S('COMPLETED'), at: Date.now() + 1, shown: true });
     a.store.claimContext('reviewer', 'ctx-down', 'alice', Date.now());
     // The fourth write finds the queue full: dropped at once, and counted.
-    expect(await a.store.observe('reviewer', 'dropped', { state: S('WORKING'), at: Date.now() })).toEqual([]);
+    expect(await a.store.observe('reviewer', 'dropped', { state: S('WORKING'), at: Date.now(), shown: true })).toEqual(
+      [],
+    );
     expect(a.status.errors.write).toBe(1);
 
     // An owner this replica learned answers without Redis; one it must ask Redis for cannot.
@@ -189,7 +256,7 @@ describe('when Redis goes away', () => {
     expect(story?.owner).toBe('alice');
     expect((await b.store.contextOwnersOf('reviewer', ['ctx-down'])).get('ctx-down')).toBe('alice');
     // New tasks are tracked again.
-    await b.store.observe('reviewer', 'after', { state: S('WORKING'), at: Date.now(), principal: 'bob' });
+    await b.store.observe('reviewer', 'after', { state: S('WORKING'), at: Date.now(), principal: 'bob', shown: true });
     expect((await a.store.ownersOf('reviewer', ['after'])).get('after')).toBe('bob');
   });
 });

@@ -147,10 +147,10 @@ describe('exchange metrics', () => {
 describe('task metrics', () => {
   it('observes task duration at the terminal state and time spent waiting for input', async () => {
     const { registry, tracker } = setup();
-    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_SUBMITTED', at: 1_000 });
-    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_INPUT_REQUIRED', at: 2_000 });
-    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_WORKING', at: 7_000 });
-    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_COMPLETED', at: 11_000 });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_SUBMITTED', at: 1_000, shown: true });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_INPUT_REQUIRED', at: 2_000, shown: true });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_WORKING', at: 7_000, shown: true });
+    tracker.observe('reviewer', 't-1', { state: 'TASK_STATE_COMPLETED', at: 11_000, shown: true });
     await recorded(); // the store hands its events over asynchronously (src/tasks/tracker.ts)
     expect(
       await valueOf(registry, 'a2a_task_interrupted_seconds_sum', {
@@ -169,10 +169,10 @@ describe('task metrics', () => {
   it('reports tracked tasks by current state and the oldest unfinished one, at scrape time', async () => {
     let now = 100_000;
     const { registry, tracker } = setup(() => now);
-    tracker.observe('runner', 'a', { state: 'TASK_STATE_WORKING', at: 10_000 });
-    tracker.observe('runner', 'b', { state: 'TASK_STATE_WORKING', at: 40_000 });
-    tracker.observe('runner', 'c', { state: 'TASK_STATE_INPUT_REQUIRED', at: 50_000 });
-    tracker.observe('runner', 'd', { state: 'TASK_STATE_COMPLETED', at: 60_000 });
+    tracker.observe('runner', 'a', { state: 'TASK_STATE_WORKING', at: 10_000, shown: true });
+    tracker.observe('runner', 'b', { state: 'TASK_STATE_WORKING', at: 40_000, shown: true });
+    tracker.observe('runner', 'c', { state: 'TASK_STATE_INPUT_REQUIRED', at: 50_000, shown: true });
+    tracker.observe('runner', 'd', { state: 'TASK_STATE_COMPLETED', at: 60_000, shown: true });
     await recorded();
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(2);
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_COMPLETED' })).toBe(1);
@@ -187,7 +187,7 @@ describe('task metrics', () => {
       }),
     ).toBe(50);
 
-    tracker.observe('runner', 'a', { state: 'TASK_STATE_COMPLETED', at: 100_000 });
+    tracker.observe('runner', 'a', { state: 'TASK_STATE_COMPLETED', at: 100_000, shown: true });
     await recorded();
     now = 110_000;
     expect(await valueOf(registry, 'a2a_tasks', { agent: 'runner', state: 'TASK_STATE_WORKING' })).toBe(1);
@@ -215,7 +215,11 @@ describe('cardinality', () => {
           outcome: i % 5 === 0 ? 'upstream-error' : 'complete',
           error: i % 5 === 0 ? { reason: `REASON_${id}`, message: id } : undefined,
         });
-        tracker.observe(i % 2 ? 'reviewer' : `agent-${id}`, id, { state: 'TASK_STATE_WORKING', at: Date.now() });
+        tracker.observe(i % 2 ? 'reviewer' : `agent-${id}`, id, {
+          state: 'TASK_STATE_WORKING',
+          at: Date.now(),
+          shown: true,
+        });
       }
     };
     flood(50, 'warm-up');
