@@ -1,8 +1,9 @@
 /**
  * How the shared store is doing, for the metrics (`a2a_state_store_up`,
- * `a2a_state_store_errors_total`), `/readyz` (with `state.redis.required`) and the log. Warnings
- * are rate-limited: the first at once, then one per interval saying how many were held back, so
- * a Redis that is down for an hour writes a few dozen lines, not one per request.
+ * `a2a_state_store_errors_total`), `/readyz` (with `state.redis.required`) and the log. The
+ * store going down or coming back is always logged; failed operations are rate-limited: the
+ * first at once, then one per interval saying how many were held back, so a Redis that is down
+ * for an hour writes a few dozen lines, not one per request.
  */
 import type { Logger } from '../log.js';
 
@@ -38,8 +39,10 @@ export class StoreStatus implements StoreStatusView {
     if (this.known && up === this.up) return;
     this.known = true;
     this.up = up;
+    // Changes are rare (one per outage, however long), so they are always logged; only the
+    // failures during an outage are rate-limited.
     if (up) this.log.info('state store: connected');
-    else this.warn(`state store: down${why ? ` (${why})` : ''}; traffic goes on, task state is queued`);
+    else this.log.warn(`state store: down${why ? ` (${why})` : ''}; traffic goes on, task state is queued`);
   }
 
   private warn(message: string): void {
