@@ -12,6 +12,7 @@ import { startDemoFleet, type DemoFleet } from '../../src/demo/fleet.js';
 import { runDemo } from '../../src/demo/client.js';
 import type { RunningGateway } from '../../src/gateway.js';
 import type { ExchangeDetail, ExchangeSummary, FindingsView, FleetView } from '../../src/console/api-types.js';
+import { parseConfig } from '../../src/config/load.js';
 import { startTestGateway } from '../support/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { withDeadline } from '../peers/deadline.js';
@@ -265,6 +266,38 @@ describe('console API behind admin.token', () => {
       const res = await fetch(`${gateway.url}/console/api/${route}`);
       expect(res.status, route).toBe(404);
       await res.arrayBuffer();
+    }
+  });
+});
+
+describe('console API across a reload and shutdown', () => {
+  it('follows the agent list on reload, keeps the feed open, and shutdown ends the feed', async () => {
+    const one = await scriptedUpstream((req, res) => res.writeHead(404).end());
+    const gateway = await startTestGateway({ a: { url: one.url } });
+    try {
+      const feed = await openSse(`${gateway.adminUrl}/console/api/feed`);
+      const config = parseConfig(
+        JSON.stringify({
+          listen: { host: '127.0.0.1', port: 0 },
+          admin: { listen: { host: '127.0.0.1', port: 0 } },
+          agents: { a: { url: one.url }, b: { url: one.url } },
+        }),
+        'reload',
+        {},
+      );
+      expect(gateway.reload(config).ok).toBe(true);
+      const view = await getJson<FleetView>(`${gateway.adminUrl}/console/api/fleet`);
+      expect(view.body.agents.map((a) => a.name)).toEqual(['a', 'b']);
+      await fetch(`${gateway.url}/agents/b/x`).then((r) => r.arrayBuffer());
+      await feed.until((events) => events.some((e) => e.event === 'exchange' && e.data.includes('"agent":"b"')));
+      expect(gateway.feedStats().clients).toBe(1);
+      const ended = feed.until(() => false).catch((err: Error) => err.message);
+      await withDeadline(gateway.close(), 15_000, 'shutdown with a console connected');
+      expect(await ended).toContain('stream ended');
+      expect(gateway.feedStats().clients).toBe(0);
+    } finally {
+      await gateway.close();
+      await one.close();
     }
   });
 });
