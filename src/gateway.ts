@@ -33,6 +33,8 @@ import { Generations } from './reload/generations.js';
 import { applyConfig, refuseConfig, type ReloadTarget } from './reload/apply.js';
 import type { LastReload, ReloadReport } from './reload/report.js';
 import type { AdminSources } from './control/admin-app.js';
+import { createConsoleParts } from './console/console-parts.js';
+import type { FeedStats } from './console/feed.js';
 
 export type { AdminSources } from './control/admin-app.js';
 
@@ -57,6 +59,8 @@ export interface RunningGateway {
   reload(next: GatewayConfig): ReloadReport;
   /** Records a reload refused before it got here (an invalid file): logged, counted, on `/readyz`. */
   refuseReload(errors: readonly string[]): ReloadReport;
+  /** The console's live feed right now (src/console/feed.ts): consoles and the bytes waiting for them. */
+  feedStats(): FeedStats;
   /** This process's own records, which a cluster worker answers the primary with (src/cluster/worker.ts). */
   readonly local: {
     exchanges(query: RecentQuery): ExchangeRecord[];
@@ -142,6 +146,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     reload: (next) => applyConfig(target, next),
     refuseReload: (errors) => refuseConfig(target, errors),
     local,
+    feedStats: () => parts.console.feed.stats(),
     close,
   };
 }
@@ -165,13 +170,22 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   for (const warning of telemetry.warnings) log.warn(warning);
   const recent = new RecentExchanges(config.inspection.recent);
   const state: Parts['state'] = { draining: false, lastReload: undefined };
+  const consoleParts = createConsoleParts(config);
   return {
     log,
     tracker,
     inspectionBudget,
     recent,
     telemetry,
-    observers: observersOf(config, options, { log, tracker, inspectionBudget, recent, telemetry }),
+    console: consoleParts,
+    observers: observersOf(config, options, {
+      log,
+      tracker,
+      inspectionBudget,
+      recent,
+      telemetry,
+      console: consoleParts,
+    }),
     accessControl: (next, upstreams, cards) => accessControlOf(next, upstreams, cards, stateStore),
     reload: options.reload,
     adminSources: options.adminSources,
@@ -205,11 +219,12 @@ function accessControlOf(
 }
 
 /** Observers run in this order: inspection fills the record; telemetry (traces, then metrics)
- * reads it; the access log comes last so it can carry the trace id. */
+ * reads it; the console counts it and feeds it; the access log comes last so it can carry the
+ * trace id. */
 function observersOf(
   config: GatewayConfig,
   options: GatewayOptions,
-  p: Pick<Parts, 'log' | 'tracker' | 'inspectionBudget' | 'recent' | 'telemetry'>,
+  p: Pick<Parts, 'log' | 'tracker' | 'inspectionBudget' | 'recent' | 'telemetry' | 'console'>,
 ): ObserverSet {
   return new ObserverSet(
     [
@@ -219,6 +234,9 @@ function observersOf(
       ...p.telemetry.observers,
       ...(options.observers ?? []),
       p.recent.observer,
+      // The console's (src/console/): counts always (cheap), the feed only while a console reads.
+      p.console.stats.observer,
+      p.console.feed.observer,
       ...(config.log.access ? [accessLog(p.log)] : []),
     ],
     observerFailureLog(p.log),
@@ -248,6 +266,7 @@ async function shutdown(
   );
   server.closeAllConnections();
   await closed;
+  p.console.feed.close(); // live consoles never end by themselves: end them with the listener
   await closeNow(admin);
   await release(p, generations);
   p.log.info('gateway stopped');
@@ -264,6 +283,7 @@ async function shutdown(
 /** What outlives the listeners: queued spans, the state store's connection, every generation's
  * card retries and upstream pools. */
 async function release(p: Parts, generations: Generations): Promise<void> {
+  p.console.feed.close();
   await p.telemetry.shutdown();
   await p.stateStore.store.close();
   await generations.releaseAll();

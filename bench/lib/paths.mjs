@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, startProcess, stopProcess, waitForHttp, httpRequest } from './procs.mjs';
 import { proxyConfig, startNginx } from './nginx.mjs';
 import { adminListenFor } from './admin-listen.mjs';
+import { checkFeeds, openFeeds } from './feed-clients.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const benchDir = path.resolve(here, '..');
@@ -28,6 +29,9 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
  * harness start a loopback redis-server first.
  * `probe(ctx)` runs after the start-up check: if it throws, the variant is reported as not
  * available with that message instead of being measured.
+ * `feedClients: N` puts the admin listener on a port the harness knows and, once the gateway is
+ * up (and after every restart), opens N live console feeds (`/console/api/feed`,
+ * feed-clients.mjs) that read everything until the gateway is stopped.
  */
 /** What telemetry costs: metrics off (tracing is already off in `gateway`). */
 const NO_METRICS = {
@@ -95,6 +99,16 @@ export const GATEWAY_VARIANTS = [
     optional: 'quick',
     config: {},
     agentConfig: { timeoutRescue: { enabled: true } },
+  },
+  {
+    // The live console (issue #15): 20 consoles reading the feed the whole run, each exchange
+    // written to all of them. README: within 5 % of `gateway`.
+    name: 'gateway+console',
+    label: 'gateway, 20 live console feeds reading /console/api/feed on the admin listener',
+    optional: 'quick',
+    config: {},
+    feedClients: 20,
+    probe: (ctx, p) => checkFeeds(p.feeds),
   },
 ];
 
@@ -210,11 +224,12 @@ export function nodePath() {
 }
 
 /** Write a variant's config into the run directory: the generated {listen, admin, agents} plus its own. */
-function writeGatewayConfig(ctx, variant, port, profiled, cli) {
+function writeGatewayConfig(ctx, variant, port, profiled, cli, adminPort) {
   const agents = {};
   for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
   const own = typeof variant.config === 'function' ? variant.config(ctx) : (variant.config ?? {});
-  const config = { listen: { host: '127.0.0.1', port }, ...adminListenFor(cli), agents, ...own };
+  const admin = adminPort ? { admin: { listen: { host: '127.0.0.1', port: adminPort } } } : adminListenFor(cli);
+  const config = { listen: { host: '127.0.0.1', port }, ...admin, agents, ...own };
   const slug = variant.name.replace(/[^a-z0-9]+/gi, '_');
   const file = path.join(ctx.runDir, `gateway-${slug}${profiled ? '-prof' : ''}.yaml`);
   // JSON is YAML: no YAML writer needed.
@@ -251,7 +266,8 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     },
     async start(ctx) {
       port = await freePort();
-      const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir), cli);
+      const adminPort = variant.feedClients ? await freePort() : undefined;
+      const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir), cli, adminPort);
       const nodeArgs = [...(variant.nodeArgs ?? []), ...(profileDir ? profileArgs(profileDir) : [])];
       const args = [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)];
       entry = startProcess(p.name, process.execPath, args, {
@@ -263,10 +279,14 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, { entry, timeoutMs: 20000 });
       p.pid = entry.child.pid;
+      if (variant.feedClients)
+        p.feeds = await openFeeds(`http://127.0.0.1:${adminPort}/console/api/feed`, variant.feedClients);
     },
-    probe: variant.probe,
+    probe: variant.probe ? (ctx) => variant.probe(ctx, p) : undefined,
     agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
     async stop() {
+      p.feeds?.close();
+      p.feeds = undefined;
       if (entry) await stopProcess(entry, { graceMs: 10000 });
     },
     get stderrTail() {

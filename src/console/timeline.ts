@@ -42,7 +42,7 @@ function callOf(record: ExchangeRecord): TimelineCall {
     a2a?.marks?.states ?? (a2a?.state !== undefined && a2a.kind === 'task' ? [{ state: a2a.state, at: endedAt }] : []);
   return {
     // ExchangeRecord.id comes with the console's data APIs (src/console/api.ts); until then ''.
-    exchangeId: (record as { id?: string }).id ?? '',
+    exchangeId: record.id,
     method: a2a?.operation ?? 'unknown',
     startedAt: record.startedAt,
     endedAt,

@@ -15,6 +15,7 @@ import type { LastReload, ReloadReport } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from './answers.js';
 import { requireAdminToken } from './admin-token.js';
+import { mountConsoleApi, type ConsoleApiDeps } from '../console/api.js';
 
 /** What the admin listener serves from elsewhere than this process: every worker's, in a cluster worker. */
 export interface AdminSources {
@@ -42,6 +43,8 @@ export interface AdminDeps {
   readonly reload?: () => Promise<ReloadReport>;
   /** The last reload, for `/readyz`. */
   readonly lastReload?: () => LastReload | undefined;
+  /** The console's data API (`/console/api/`, src/console/api.ts); absent when `console.enabled` is false. */
+  readonly console?: ConsoleApiDeps;
 }
 
 export function createAdminApp(deps: AdminDeps): Hono {
@@ -57,10 +60,11 @@ export function createAdminApp(deps: AdminDeps): Hono {
   app.get('/agents/', async (c) => c.json(await catalog()));
   mountRecords(app, deps);
   mountReload(app, deps.reload);
+  if (deps.console) mountConsoleApi(app, deps.console);
   const metrics = deps.metrics ? `, ${deps.metrics.path}` : '';
   answerMisses(
     app,
-    `the admin listener serves /healthz, /readyz, /agents, /exchanges, /tasks/{agent}/{taskId}${metrics}, POST /admin/reload`,
+    `the admin listener serves /healthz, /readyz, /agents, /exchanges, /tasks/{agent}/{taskId}${metrics}, POST /admin/reload${deps.console ? ', /console/api/…' : ''}`,
   );
   return app;
 }

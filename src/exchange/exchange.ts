@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { Upstream } from '../transport/upstream.js';
 import type { RequestFacts } from '../a2a/request.js';
 import type { ExchangeOutcome, ExchangeRecord } from './record.js';
+import { nextExchangeId } from './exchange-id.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -88,6 +89,7 @@ export class Exchange {
     recordPath: string = upstreamPath.slice(upstream.basePath.length) || '/',
   ) {
     this.record = {
+      id: nextExchangeId(),
       agent: upstream.name,
       httpMethod: req.method ?? 'GET',
       path: recordPath,

@@ -126,6 +126,8 @@ export interface AccessFacts {
 }
 
 export interface ExchangeRecord {
+  /** Unique within this process (exchange-id.ts): the console names exchanges by it. */
+  id: string;
   agent: string;
   httpMethod: string;
   /** Path below /agents/{name}, with the query string. */

@@ -29,6 +29,12 @@ export class RecentExchanges {
     },
   };
 
+  /** The record with this id (src/exchange/exchange-id.ts) while it is in the ring: the console's detail view. */
+  byId(id: string): ExchangeRecord | undefined {
+    for (const record of this.ring) if (record?.id === id) return record;
+    return undefined;
+  }
+
   /** Newest first. */
   find(query: RecentQuery = {}): ExchangeRecord[] {
     const out: ExchangeRecord[] = [];

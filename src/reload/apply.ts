@@ -41,6 +41,7 @@ export function applyConfig(target: ReloadTarget, next: GatewayConfig): ReloadRe
   const before = Object.keys(running.agents);
   const agents = Object.keys(effective.agents);
   target.shared.telemetry.setAgents(agents);
+  target.shared.console.configure(effective);
   const report: ReloadReport = {
     ok: true,
     at: new Date().toISOString(),

@@ -26,6 +26,10 @@ import type { TaskTracker } from '../tasks/tracker.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Logger } from '../log.js';
 import type { LastReload, ReloadReport } from './report.js';
+import type { ConsoleParts } from '../console/console-parts.js';
+import type { ConsoleApiDeps } from '../console/api.js';
+import { availableParallelism } from 'node:os';
+import { GATEWAY_VERSION } from '../version.js';
 
 /** What outlives reloads (made once in src/gateway.ts). */
 export interface Shared {
@@ -42,6 +46,8 @@ export interface Shared {
   readonly adminSources: AdminSources | undefined;
   /** `POST /admin/reload` (GatewayOptions.reload). */
   readonly reload: (() => Promise<ReloadReport>) | undefined;
+  /** The console's stats and live feed (src/console/console-parts.ts). */
+  readonly console: ConsoleParts;
   /** Access control over this generation's agents, reading task owners from the state store. */
   readonly accessControl: (
     config: GatewayConfig,
@@ -115,6 +121,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       : undefined,
     token: config.admin.token,
     reload: shared.reload,
+    console: config.console.enabled ? consoleDeps(config, shared, registry, upstreams, publicBase) : undefined,
   });
   const traffic = trafficHandlers({
     handleAgentRequest,
@@ -124,6 +131,33 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     limits: config.limits,
   });
   return { ...traffic, config, upstreams, registry, inFlight, admin: getRequestListener(admin.fetch) };
+}
+
+/** The console API's sources (src/console/api.ts): this generation's agents and cards, the shared numbers. */
+function consoleDeps(
+  config: GatewayConfig,
+  shared: Shared,
+  registry: CardRegistry,
+  upstreams: ReadonlyMap<string, Upstream>,
+  publicBase: () => string,
+): ConsoleApiDeps {
+  const traceUrl = config.console.traceUrl;
+  return {
+    settings: {
+      version: GATEWAY_VERSION,
+      workers: config.workers === 'auto' ? availableParallelism() : config.workers,
+      ...(traceUrl ? { traceUrl } : {}),
+    },
+    stats: shared.console.stats,
+    feed: shared.console.feed,
+    recent: shared.recent,
+    tracker: shared.tracker,
+    registry,
+    upstreams,
+    get publicBase() {
+      return publicBase();
+    },
+  };
 }
 
 /** What a generation holds beyond its exchanges: card retry timers, then the agents' pools. */

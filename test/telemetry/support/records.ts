@@ -4,6 +4,7 @@ import type { A2AFacts, ExchangeRecord } from '../../../src/exchange/record.js';
 
 export function record(partial: Partial<ExchangeRecord> = {}): ExchangeRecord {
   return {
+    id: 'test-1',
     agent: 'reviewer',
     httpMethod: 'POST',
     path: '/',
