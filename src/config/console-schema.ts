@@ -26,6 +26,12 @@ export const consoleSchema = z
         maxClients: z.number().int().min(1).max(10_000).default(50),
         /** Bytes waiting for one console that does not read; past it, that console is dropped. */
         bufferBytes: size('256KiB'),
+        /**
+         * Exchanges per second the feed sends (to every console alike); past it, the rest of that
+         * second is counted and sent as one `event: skipped`. No one reads faster, and the
+         * consoles' bytes would otherwise take the cores traffic needs (bench `gateway+console`).
+         */
+        maxRate: z.number().int().min(1).max(100_000).default(200),
         /** An SSE comment when the feed has been quiet this long (keeps proxies from closing it). */
         keepalive: duration('15s'),
       })

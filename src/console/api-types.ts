@@ -63,7 +63,8 @@ export type ExchangeKind = 'message' | 'task' | 'error' | 'other';
  * One finished exchange as the feed and the lists show it. `GET /console/api/feed` is a
  * server-sent event stream of these (`event: exchange`, `data:` one JSON object), newest last;
  * a console that reads too slowly is sent `event: dropped` (when it can still be written) and
- * disconnected; the page reconnects.
+ * disconnected; the page reconnects. Past `console.feed.maxRate` exchanges a second the rest are
+ * not sent but counted: `event: skipped`, `data: {"count": N}`.
  */
 export interface ExchangeSummary {
   /** Unique within this gateway process; `GET /console/api/exchanges/{id}` while it is recent. */

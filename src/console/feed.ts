@@ -7,8 +7,12 @@
  * shared keepalive timer for all consoles. With none connected the observer returns before
  * building anything. Events are batched: one write per console every FLUSH_MS (or sooner when
  * the batch is big), not one per exchange, since a write per console per exchange is a syscall
- * each (bench `gateway+console`: 20 consoles doubled the gateway's CPU per request before this). Made once (src/gateway.ts, `Shared`): consoles stay connected across reloads;
- * closing the admin listener (src/transport/listen.ts closeNow) ends them.
+ * each (bench `gateway+console`: 20 consoles doubled the gateway's CPU per request before this).
+ * At most `console.feed.maxRate` exchanges a second are sent; the rest are counted and sent as
+ * one `event: skipped` (`{"count":N}`) — a person reads no faster, and 20 consoles taking every
+ * exchange of a busy gateway cost the machine's cores more than the traffic (the fleet view's
+ * counts come from the stats observer and miss nothing). Made once (src/gateway.ts, `Shared`):
+ * consoles stay connected across reloads; closing the admin listener ends them.
  */
 import type { ServerResponse } from 'node:http';
 import type { ExchangeObserver } from '../exchange/exchange.js';
@@ -19,6 +23,7 @@ import { summarize } from './summary.js';
 export type FeedSettings = ConsoleConfig['feed'];
 
 const KEEPALIVE = ': keepalive\n\n';
+const skippedFrame = (count: number) => `event: skipped\ndata: {"count":${count}}\n\n`;
 const DROPPED = 'event: dropped\ndata: {"reason":"slow consumer"}\n\n';
 /** A dropped console gets this long to take the `dropped` event before its socket is destroyed. */
 const DROP_GRACE_MS = 1000;
@@ -42,6 +47,10 @@ export class FeedHub {
   private batch: string[] = [];
   private batchBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The rate cap (`console.feed.maxRate`): exchanges sent in the current second, and skipped. */
+  private windowStart = 0;
+  private sentInWindow = 0;
+  private skipped = 0;
 
   constructor(private settings: FeedSettings) {}
 
@@ -58,7 +67,7 @@ export class FeedHub {
   readonly observer: ExchangeObserver = {
     name: 'console-feed',
     onFinish: (exchange) => {
-      if (this.clients.size === 0) return;
+      if (this.clients.size === 0 || !this.admit()) return;
       const frame = `event: exchange\ndata: ${JSON.stringify(summarize(exchange.record, traceIdOf(exchange)))}\n\n`;
       this.batch.push(frame);
       this.batchBytes += frame.length;
@@ -67,10 +76,29 @@ export class FeedHub {
     },
   };
 
-  /** Writes the batch to every console (one write each). */
+  /** Within `maxRate` this second: sent. Past it: counted for the next `skipped` event, nothing built. */
+  private admit(): boolean {
+    const now = Date.now();
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.sentInWindow = 0;
+    }
+    if (this.sentInWindow < this.settings.maxRate) {
+      this.sentInWindow++;
+      return true;
+    }
+    if (this.skipped++ === 0) this.flushTimer ??= setTimeout(this.flush, FLUSH_MS).unref();
+    return false;
+  }
+
+  /** Writes the batch (and how many were skipped) to every console (one write each). */
   private readonly flush = (): void => {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    if (this.skipped > 0) {
+      this.batch.push(skippedFrame(this.skipped));
+      this.skipped = 0;
+    }
     if (this.batch.length === 0) return;
     const frames = this.batch.length === 1 ? this.batch[0]! : this.batch.join('');
     this.batch = [];
@@ -105,6 +133,7 @@ export class FeedHub {
     this.flushTimer = undefined;
     this.batch = [];
     this.batchBytes = 0;
+    this.skipped = 0;
     for (const res of this.clients) res.destroy();
     this.clients.clear();
     this.stopTimer();

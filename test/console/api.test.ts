@@ -163,7 +163,10 @@ describe('console API with a misbehaving agent', () => {
     let base = '';
     upstream = await scriptedUpstream(misbehaving(() => base));
     base = upstream.url;
-    gateway = await startTestGateway({ bad: { url: upstream.url } }, { console: { feed: { bufferBytes: '4KiB' } } });
+    gateway = await startTestGateway(
+      { bad: { url: upstream.url } },
+      { console: { feed: { bufferBytes: '4KiB', maxRate: 100_000 } } },
+    );
   });
   afterAll(async () => {
     await gateway.close();
@@ -299,5 +302,43 @@ describe('console API across a reload and shutdown', () => {
       await gateway.close();
       await one.close();
     }
+  });
+});
+
+describe('console feed past console.feed.maxRate', () => {
+  let upstream: { url: string; close: () => Promise<void> };
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    let base = '';
+    upstream = await scriptedUpstream(misbehaving(() => base));
+    base = upstream.url;
+    gateway = await startTestGateway({ bad: { url: upstream.url } }, { console: { feed: { maxRate: 5 } } });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+  });
+
+  it('sends at most maxRate exchanges a second and counts the rest in `skipped` events', async () => {
+    const feed = await openSse(`${gateway.adminUrl}/console/api/feed`);
+    const total = 200;
+    const started = Date.now();
+    for (let i = 0; i < total; i += 20) await Promise.all(Array.from({ length: 20 }, () => send(gateway)));
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    const accounted = (events: typeof feed.events) =>
+      events.filter((e) => e.event === 'exchange').length +
+      events
+        .filter((e) => e.event === 'skipped')
+        .reduce((n, e) => n + (JSON.parse(e.data) as { count: number }).count, 0);
+    await withDeadline(
+      feed.until((events) => accounted(events) >= total),
+      10_000,
+      'every exchange sent or counted',
+    );
+    const sent = feed.events.filter((e) => e.event === 'exchange').length;
+    expect(accounted(feed.events)).toBe(total); // none lost, none twice
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(5 * (seconds + 1)); // one window per second the traffic took, at most
+    feed.close();
   });
 });

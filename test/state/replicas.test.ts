@@ -120,7 +120,14 @@ describe('two replicas sharing Redis behind a round-robin balancer', () => {
     const client = await clientV1As('alice', `${lb.url}/agents/reviewer/`, 'JSONRPC');
     for (let i = 0; i < 2; i++) await client.getTask({ tenant: '', id: task.id }, within(2000));
 
-    const [onA, onB] = await Promise.all(replicas.map((r) => storyOn(r, task.id)));
+    // The last polls' writes are asynchronous: read until both replicas answer alike (bounded).
+    const stories = () => Promise.all(replicas.map((r) => storyOn(r, task.id)));
+    const [onA, onB] = await pollUntil(
+      stories,
+      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+      5_000,
+      'one story',
+    );
     expect(onA).toEqual(onB);
     const states = (onA!.states as Array<{ state: string }>).map((s) => s.state.replace('TASK_STATE_', ''));
     expect(states.at(-1)).toBe('COMPLETED');
@@ -196,7 +203,8 @@ describe('two replicas sharing Redis behind a round-robin balancer', () => {
     const up = async () => (await summed('a2a_state_store_up', {})) === 2;
     await pollUntil(up, (ok) => ok, 15_000, 'both replicas reconnected');
     const { task } = await pollToCompletion('poll me again');
-    const stories = await Promise.all(replicas.map((r) => storyOn(r, task.id)));
+    const read = () => Promise.all(replicas.map((r) => storyOn(r, task.id)));
+    const stories = await pollUntil(read, ([a, b]) => JSON.stringify(a) === JSON.stringify(b), 5_000, 'one story');
     for (const story of stories) expect(story).toMatchObject({ taskId: task.id, owner: 'alice' });
     expect(stories[0]).toEqual(stories[1]);
   });
