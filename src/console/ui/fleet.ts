@@ -9,11 +9,12 @@ const EVERY_MS = 3000;
 
 function Totals({ agent }: { agent: FleetAgent }) {
   const t = agent.totals;
-  return html`<span class="totals">
-    <span style=${`color:${COLORS.message}`}>${t.message} message</span> ·
-    <span style=${`color:${COLORS.task}`}>${t.task} task</span> ·
-    <span style=${`color:${COLORS.error}`}>${t.error} error</span>${t.other ? html` · ${t.other} other` : ''}
-  </span>`;
+  const part = (n: number, kind: keyof typeof COLORS) =>
+    html`<span style=${`color:${COLORS[kind]}`}>${n} ${kind}</span>`;
+  const other = t.other ? ` · ${t.other} other` : '';
+  return html`<span class="totals"
+    >${part(t.message, 'message')}${' · '}${part(t.task, 'task')}${' · '}${part(t.error, 'error')}${other}</span
+  >`;
 }
 
 function Row({ agent, windowMinutes }: { agent: FleetAgent; windowMinutes: number }) {
@@ -60,7 +61,7 @@ export function FleetPage() {
   const note = problem(fleet, 'fleet');
   return html`<h1>Fleet</h1>
     <p class="lede">
-      Requests per minute by kind — <span style=${`color:${COLORS.message}`}>message</span>,
+      Requests per minute by kind — <span style=${`color:${COLORS.message}`}>message</span>,${' '}
       <span style=${`color:${COLORS.task}`}>task</span>, <span style=${`color:${COLORS.error}`}>error</span> — refreshed
       every ${EVERY_MS / 1000} s.
     </p>
