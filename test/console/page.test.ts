@@ -1,6 +1,6 @@
 /**
  * The console page in a real browser (Debian's chromium via playwright-core) against an
- * in-process gateway (issue #15): every view renders its chrome without script errors even while
+ * in-process gateway (issue #15): every view renders its chrome without script errors, loading nothing from elsewhere, even while
  * /console/api/* is missing (a visible message says so), the keyboard moves between views, a
  * 375 px screen has no horizontal overflow, and with admin.token the sign-in flow trades the
  * token for the cookie. Screenshots of each view go to test-output/console/.
@@ -50,6 +50,8 @@ describe('console page in a browser', () => {
     async (name, path, title) => {
       const page = await newPage();
       const errors = watchErrors(page);
+      const elsewhere: string[] = [];
+      page.on('request', (req) => void (req.url().startsWith(`${open.adminUrl}/`) || elsewhere.push(req.url())));
       const res = await page.goto(`${open.adminUrl}${path}`);
       expect(res?.status()).toBe(200);
       await expect.poll(() => page.locator('h1').textContent()).toBe(title);
@@ -61,6 +63,7 @@ describe('console page in a browser', () => {
       if (name !== 'live') await page.locator('.notice[role="status"]').first().waitFor();
       await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
       expect(errors).toEqual([]);
+      expect(elsewhere).toEqual([]); // offline: nothing from a CDN
       await page.context().close();
     },
   );

@@ -5,7 +5,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './console.css';
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { html } from './html.js';
 import { onLinkClick, useRoute, type Route } from './router.js';
 import { FleetPage } from './fleet.js';
@@ -40,8 +40,11 @@ function view(route: Route) {
 
 function App() {
   const route = useRoute();
+  const first = useRef(true);
+  // After a route change (not the first load), focus moves to the new view, as a page load would.
   useEffect(() => {
-    document.getElementById('main')?.focus({ preventScroll: true });
+    if (first.current) first.current = false;
+    else document.getElementById('main')?.focus({ preventScroll: true });
   }, [route]);
   return html`<a class="skip" href="#main">Skip to content</a>
     <header class="top">

@@ -26,5 +26,7 @@ export function usePoll<T>(path: string, everyMs: number): Loaded<T> | undefined
 /** What a view shows while a resource is missing: a visible, announced message. */
 export function problem(loaded: Loaded<unknown> | undefined, what: string): string | undefined {
   if (loaded === undefined) return `Loading ${what}…`;
-  return loaded.error === undefined ? undefined : `The ${what} cannot be shown: ${loaded.error}.`;
+  if (loaded.error === undefined) return undefined;
+  const again = / answered 401/.test(loaded.error) ? ' Reload the page to sign in again.' : '';
+  return `The ${what} cannot be shown: ${loaded.error}.${again}`;
 }
