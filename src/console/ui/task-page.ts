@@ -83,6 +83,17 @@ export function TaskPage({ agent, taskId, compare }: { agent: string; taskId: st
       updates. ${compare ? ' The two tasks are aligned at their first call.' : ''}
     </p>
     ${notes.map((n) => html`<p class="notice" role="status">${n}</p>`)}
-    ${loaded.length ? html`<div class="timeline-wrap"><${TimelineSvg} tasks=${loaded} /></div>` : ''}
+    ${
+      loaded.length
+        ? html`<div
+            class="timeline-wrap"
+            tabindex="0"
+            role="group"
+            aria-label="Timeline drawing (scrolls sideways on a narrow screen)"
+          >
+            <${TimelineSvg} tasks=${loaded} />
+          </div>`
+        : ''
+    }
     <div class="facts-grid">${loaded.map((t) => html`<${Facts} t=${t} />`)}</div>`;
 }

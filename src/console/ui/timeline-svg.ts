@@ -32,8 +32,11 @@ type Scale = (at: number) => number;
 function Axis({ t, x, y, start, span }: { t: TaskTimeline; x: Scale; y: number; start: number; span: number }) {
   return html`<g class="axis">
     <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y} y2=${y} />
-    <text x=${LEFT} y=${y + 16} class="tick">0</text>
-    <text x=${WIDTH - RIGHT} y=${y + 16} class="tick" text-anchor="end">${ms(span)}</text>
+    ${[0, 0.25, 0.5, 0.75, 1].map(
+      (f) =>
+        html`<line class="grid" x1=${x(f * span)} x2=${x(f * span)} y1=${y} y2=${y + 5} />
+          <text x=${x(f * span)} y=${y + 16} class="tick" text-anchor="middle">${f === 0 ? '0' : ms(f * span)}</text>`,
+    )}
     ${t.states.map((s, i) => {
       const sx = x(s.at - start);
       return html`<g class=${s.shown ? 'state shown' : 'state hidden'}>
