@@ -131,3 +131,15 @@ describe('console sign-in with admin.token', () => {
     await page.context().close();
   });
 });
+
+describe('console.enabled: false', () => {
+  it('serves no console page', async () => {
+    const off = await startTestGateway(AGENTS, { console: { enabled: false } });
+    try {
+      expect((await fetch(`${off.adminUrl}/console/`)).status).toBe(404);
+      expect((await fetch(`${off.adminUrl}/console/assets/x.js`)).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
