@@ -32,6 +32,26 @@ export default tseslint.config(
     },
   },
   {
+    // The console page (issue #15) runs in the browser: DOM globals, no Node ones.
+    files: ['src/console/ui/**/*.ts'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        addEventListener: 'readonly',
+        removeEventListener: 'readonly',
+        dispatchEvent: 'readonly',
+        EventSource: 'readonly',
+        PopStateEvent: 'readonly',
+        MessageEvent: 'readonly',
+        URLSearchParams: 'readonly',
+        HTMLElement: 'readonly',
+      },
+    },
+  },
+  {
     // Tests read JSON bodies whose shape is the thing under assertion.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

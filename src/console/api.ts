@@ -6,6 +6,7 @@
  * front of the app (src/control/admin-token.ts) guards it like every admin route. In worker mode
  * each worker serves its own numbers (`workers` in `config` says how many there are).
  */
+import { mountTaskTimeline } from './timeline-route.js';
 import type { Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
@@ -43,6 +44,7 @@ export function mountConsoleApi(app: Hono, deps: ConsoleApiDeps): void {
       return errorAnswer(c, 503, 'UNAVAILABLE', 'too many consoles are connected (console.feed.maxClients)');
     return RESPONSE_ALREADY_SENT;
   });
+  mountTaskTimeline(app, deps);
 }
 
 function exchangeDetail(recent: RecentExchanges, id: string): ExchangeDetail | undefined {

@@ -4,10 +4,15 @@
  * SHA-256 before `timingSafeEqual`, so the comparison takes the same time whatever the length or
  * the first differing byte of what was sent. Without a token configured, the listener's address
  * is the only guard (127.0.0.1 by default).
+ *
+ * Under `/console/` (issue #15) the `a2a_console` cookie (src/console/session.ts) counts as the
+ * token too, `/console/session` (sign-in, sign-out) is open, and a console page asked without
+ * credentials answers 401 with the sign-in form instead of JSON.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { errorAnswer } from './answers.js';
+import { consoleCookieValue, presentedCookie, sameSecret, signInPage } from '../console/session.js';
 
 /** RFC 6750 §3: the challenge a client without (or with a wrong) token gets. */
 export const ADMIN_CHALLENGE = 'Bearer realm="a2a-gateway-admin"';
@@ -20,11 +25,21 @@ function presented(authorization: string | undefined): string | undefined {
   return match?.[1];
 }
 
+const underConsole = (path: string): boolean => path === '/console' || path.startsWith('/console/');
+
 export function requireAdminToken(token: string): MiddlewareHandler {
   const expected = sha256(token);
+  const cookieValue = consoleCookieValue(token);
   return async (c, next) => {
     const given = presented(c.req.header('authorization'));
     if (given !== undefined && timingSafeEqual(sha256(given), expected)) return next();
+    const path = c.req.path;
+    if (underConsole(path)) {
+      if (path === '/console/session' || path.startsWith('/console/session/')) return next();
+      const session = presentedCookie(c.req.header('cookie'));
+      if (session !== undefined && sameSecret(session, cookieValue)) return next();
+      if (given === undefined && !path.startsWith('/console/api/')) return c.html(signInPage(), 401);
+    }
     const message =
       given === undefined
         ? 'the admin listener needs Authorization: Bearer <admin.token>'

@@ -19,6 +19,7 @@ import type { Exchange, ObserverSet } from '../exchange/exchange.js';
 import { PeerTrust } from '../proxy/public-url.js';
 import { createControlApp } from '../control/app.js';
 import { createAdminApp, type AdminSources } from '../control/admin-app.js';
+import { mountConsolePage } from '../console/page.js';
 import { trafficHandlers, type TrafficHandlers } from '../server.js';
 import { cardSecurityOf, type AccessControl } from '../access/build.js';
 import type { RecentExchanges } from '../inspect/recent.js';
@@ -123,6 +124,8 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     reload: shared.reload,
     console: config.console.enabled ? consoleDeps(config, shared, registry, upstreams, publicBase) : undefined,
   });
+  // The console page (issue #15); its data routes are mounted beside it (src/console/api.ts).
+  if (config.console.enabled) mountConsolePage(admin, { token: config.admin.token });
   const traffic = trafficHandlers({
     handleAgentRequest,
     agentNames: new Set(upstreams.keys()),
