@@ -66,6 +66,7 @@ describe('console views with data', () => {
     const page = await visit('/console/live');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(3);
     expect(await page.locator('tbody tr').first().textContent()).toContain('GetTask');
+    await expect.poll(() => page.locator('p.lede').textContent()).toContain('42 more were not sent');
     await page.getByLabel('agent').selectOption('deployer');
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.getByLabel('agent').selectOption('');

@@ -1,7 +1,8 @@
 /**
  * The live feed (/console/api/feed, server-sent events): exchanges as they finish, newest first,
  * at most `MAX_ROWS` kept. On `event: dropped` or an error it reconnects after a pause; while
- * paused, arriving exchanges are counted and kept aside, shown on resume.
+ * paused, arriving exchanges are counted and kept aside, shown on resume. A busy gateway sends
+ * at most `console.feed.maxRate` a second and counts the rest (`event: skipped`): shown as a sum.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ExchangeSummary } from '../api-types.js';
@@ -14,6 +15,8 @@ export interface Feed {
   readonly status: string;
   readonly paused: boolean;
   readonly waiting: number;
+  /** Exchanges the gateway did not send: past `console.feed.maxRate` a second (`event: skipped`). */
+  readonly skipped: number;
   readonly setPaused: (paused: boolean) => void;
 }
 
@@ -24,6 +27,7 @@ export function useFeed(): Feed {
   const held = useRef<ExchangeSummary[]>([]);
   const pausedRef = useRef(false);
   const [waiting, setWaiting] = useState(0);
+  const [skipped, setSkipped] = useState(0);
   useEffect(() => {
     let source: EventSource | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,6 +41,10 @@ export function useFeed(): Feed {
       source.onopen = () => setStatus('live');
       source.onerror = () => reconnect('the feed is unavailable');
       source.addEventListener('dropped', () => reconnect('the feed dropped this console (too slow)'));
+      source.addEventListener('skipped', (event) => {
+        const { count } = JSON.parse((event as MessageEvent<string>).data) as { count: number };
+        setSkipped((n) => n + count);
+      });
       source.addEventListener('exchange', (event) => {
         const row = JSON.parse((event as MessageEvent<string>).data) as ExchangeSummary;
         if (pausedRef.current) {
@@ -61,5 +69,5 @@ export function useFeed(): Feed {
       setRows((old) => [...more, ...old].slice(0, MAX_ROWS));
     }
   };
-  return { rows, status, paused, waiting, setPaused };
+  return { rows, status, paused, waiting, skipped, setPaused };
 }

@@ -88,6 +88,11 @@ export function LivePage() {
     <p class="lede">
       ${shown.length} of ${feed.rows.length} exchanges shown (the last ${MAX_ROWS} are kept), newest first. Enter or a
       click opens one.
+      ${
+        feed.skipped > 0
+          ? ` ${feed.skipped} more were not sent: the feed carries at most console.feed.maxRate a second (the Fleet view counts them all).`
+          : ''
+      }
     </p>
     <div class="table-wrap">
       <table class="stack">

@@ -37,14 +37,27 @@ function Axis({ t, x, y, start, span }: { t: TaskTimeline; x: Scale; y: number; 
         html`<line class="grid" x1=${x(f * span)} x2=${x(f * span)} y1=${y} y2=${y + 5} />
           <text x=${x(f * span)} y=${y + 16} class="tick" text-anchor="middle">${f === 0 ? '0' : ms(f * span)}</text>`,
     )}
-    ${t.states.map((s, i) => {
-      const sx = x(s.at - start);
+    ${squarePositions(t, x, start).map((sx, i) => {
+      const s = t.states[i]!;
       return html`<g class=${s.shown ? 'state shown' : 'state hidden'}>
         <rect x=${sx - 5} y=${y - 5} width="10" height="10" />
         <text x=${sx} y=${y - (i % 2 ? 22 : 10)} text-anchor="middle">${stateName(s.state)}</text>
       </g>`;
     })}
   </g>`;
+}
+
+/** Where each state's square goes: at its time, but at least one square and a gap after the one
+ * before, so states a few milliseconds apart (a rescue's hidden SUBMITTED, then WORKING) stay
+ * visible side by side; the table under the drawing has the exact times. */
+function squarePositions(t: TaskTimeline, x: Scale, start: number): number[] {
+  const out: number[] = [];
+  for (const s of t.states) {
+    const at = x(s.at - start);
+    const previous = out.at(-1);
+    out.push(previous === undefined ? at : Math.max(at, previous + 14));
+  }
+  return out;
 }
 
 function Bar({ c, x, y, start }: { c: TimelineCall; x: Scale; y: number; start: number }) {

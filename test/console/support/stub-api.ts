@@ -151,7 +151,10 @@ function stubApp(): Hono {
     c.json(timeline(c.req.param('taskId'), c.req.param('taskId') === 'blocking')),
   );
   app.get('/console/api/feed', () => {
-    const text = EXCHANGES.map((e) => `event: exchange\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    // Past console.feed.maxRate the gateway counts what it did not send (src/console/feed.ts).
+    const text =
+      EXCHANGES.map((e) => `event: exchange\ndata: ${JSON.stringify(e)}\n\n`).join('') +
+      'event: skipped\ndata: {"count":42}\n\n';
     const body = new ReadableStream<Uint8Array>({ start: (ctl) => ctl.enqueue(new TextEncoder().encode(text)) });
     return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
   });
