@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startDemoFleet, type DemoFleet } from '../../src/demo/fleet.js';
 import { runDemo } from '../../src/demo/client.js';
 import type { RunningGateway } from '../../src/gateway.js';
@@ -17,6 +16,7 @@ import { startTestGateway } from '../support/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { withDeadline } from '../peers/deadline.js';
 import { openSse } from './sse.js';
+import { misbehaving } from './support/misbehaving.js';
 
 const getJson = async <T>(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> => {
   const res = await fetch(url, { headers });
@@ -109,35 +109,6 @@ describe('console API over the demo fleet', () => {
     for (const feed of feeds) feed.close();
   });
 });
-
-/** A 1.0 agent whose SendMessage result carries both a task and a message (finding a2a.send-result-shape). */
-function misbehaving(url: () => string) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          name: 'bad',
-          description: 'answers both',
-          version: '1',
-          supportedInterfaces: [{ url: url(), protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          capabilities: {},
-          defaultInputModes: ['text/plain'],
-          defaultOutputModes: ['text/plain'],
-          skills: [],
-        }),
-      );
-      return;
-    }
-    req.resume();
-    req.on('end', () => {
-      const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } };
-      const message = { messageId: 'm1', contextId: 'c1', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task, message } }));
-    });
-  };
-}
 
 const SEND = JSON.stringify({
   jsonrpc: '2.0',

@@ -12,6 +12,7 @@ import { runDemo, type DemoOutcome } from '../../src/demo/client.js';
 import type { RunningGateway } from '../../src/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
+import { misbehaving } from './support/misbehaving.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { asTask } from '../peers/inspect.js';
 import { within } from '../peers/deadline.js';
@@ -26,39 +27,12 @@ let broken: { url: string; close: () => Promise<void> };
 /** The deployer's task, answered by the timeout rescue at the client's deadline. */
 let rescuedTaskId: string;
 
-/** An agent whose SendMessage result carries both a task and a message (finding a2a.send-result-shape). */
-function misbehaving(base: () => string) {
-  return scriptedUpstream((req, res) => {
-    if (req.method === 'GET') {
-      const card = {
-        name: 'broken',
-        description: 'answers with both a task and a message',
-        version: '1',
-        supportedInterfaces: [{ url: base(), protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        capabilities: {},
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-      };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
-      return;
-    }
-    req.resume();
-    req.on('end', () => {
-      const task = { id: 'broken-task', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } };
-      const message = { messageId: 'm1', contextId: 'c1', role: 'ROLE_AGENT', parts: [{ text: 'both' }] };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task, message } }));
-    });
-  });
-}
-
 beforeAll(async () => {
   requireBuiltConsole();
   browser = await launchBrowser();
   fleet = await startDemoFleet({ basePort: 0, reviewerStepMs: 50 });
   let base = '';
-  broken = await misbehaving(() => base);
+  broken = await scriptedUpstream(misbehaving(() => base));
   base = broken.url;
   const agents: Record<string, { url: string; [key: string]: unknown }> = Object.fromEntries(
     Object.entries(fleet.agents).map(([name, url]) => [name, { url }]),
