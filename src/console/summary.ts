@@ -37,7 +37,8 @@ export function summarize(record: ExchangeRecord, traceId?: string): ExchangeSum
       record.rescue.outcome === undefined
         ? { strategy: record.rescue.strategy }
         : { strategy: record.rescue.strategy, outcome: record.rescue.outcome };
-  if (traceId !== undefined) summary.traceId = traceId;
+  const trace = traceId ?? record.traceId;
+  if (trace !== undefined) summary.traceId = trace;
   return summary;
 }
 

@@ -128,6 +128,8 @@ export interface AccessFacts {
 export interface ExchangeRecord {
   /** Unique within this process (exchange-id.ts): the console names exchanges by it. */
   id: string;
+  /** The gateway's own trace id for this exchange, when tracing is on (src/telemetry/tracing/tracing.ts). */
+  traceId?: string;
   agent: string;
   httpMethod: string;
   /** Path below /agents/{name}, with the query string. */

@@ -144,6 +144,9 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
     };
     exchange.state.set(key, state);
     exchange.state.set(TRACE_ID_KEY, traceId);
+    // On the record too, so what is read later without the exchange (the console's exchange
+    // detail, GET /exchanges) can link the trace.
+    exchange.record.traceId = traceId;
     return state;
   };
 
