@@ -2,7 +2,7 @@
  * `GET /console/api/fleet` (src/console/api-types.ts FleetView): per configured agent, the card
  * registry's status (src/cards/registry.ts) and what the card advertises (card-protocols.ts), the
  * stats window (stats.ts), and tracked tasks by state from the task store's census
- * (src/tasks/tracker.ts; a shared store that leaves the census to another replica gives none).
+ * (src/tasks/tracker.ts; a `view`: every replica gets it, unlike the gauges' census).
  */
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
@@ -43,7 +43,7 @@ export async function fleetView(deps: FleetSources): Promise<FleetView> {
 }
 
 async function censusOf(tracker: TaskTracker, agents: readonly string[]): Promise<TaskCensus | undefined> {
-  const result = await tracker.store.census(agents, Date.now()).catch(() => undefined);
+  const result = await tracker.store.census(agents, Date.now(), 'view').catch(() => undefined);
   if (result === undefined) return undefined;
   tracker.emit(result.events); // evictions, as the metrics' census passes them on
   return result.census;

@@ -1,7 +1,7 @@
 /**
- * The shape of a finished exchange as the console counts it: the same closed classification as
- * the metrics' `kind` label (src/telemetry/metrics/labels.ts `kind`), kept here as pure logic so
- * the console (src/console/) need not import telemetry or prom-client.
+ * The shape of a finished exchange — message, task, error or other — as the metrics' `kind`
+ * label (src/telemetry/metrics/labels.ts) and the console (src/console/stats.ts) both count it:
+ * one closed classification, pure, beside the record it reads.
  */
 import { EXCHANGE_KINDS, type A2AFacts, type ExchangeKind } from './record.js';
 

@@ -146,16 +146,19 @@ return replies
 `;
 
 /**
- * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array). Nil unless this
- * replica holds (or takes) the census lease; then forgets expired tasks and counts the rest.
+ * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array), purpose. For
+ * the gauges, nil unless this replica holds (or takes) the census lease; for a `view`, no lease.
+ * Then forgets expired tasks and counts the rest.
  */
 export const CENSUS = `${PRELUDE}
 local P, me, lease = ARGV[1], ARGV[2], ARGV[3]
 local now, max, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local lk = P .. 'census-leader'
-local holder = redis.call('GET', lk)
-if holder and holder ~= me then return false end
-redis.call('SET', lk, me, 'PX', lease)
+if ARGV[8] ~= 'view' then
+  local lk = P .. 'census-leader'
+  local holder = redis.call('GET', lk)
+  if holder and holder ~= me then return false end
+  redis.call('SET', lk, me, 'PX', lease)
+end
 local evicted = {}
 evictTasks(P, now, max, ttl, evicted)
 local census = {}

@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { RedisStateConfig } from '../config/state-schema.js';
 import type { TaskEvent, TaskSighting, TaskStory } from '../tasks/story.js';
-import { StoreUnavailable, type Owners, type TaskStore } from '../tasks/tracker.js';
+import { StoreUnavailable, type CensusPurpose, type Owners, type TaskStore } from '../tasks/tracker.js';
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
 import { CENSUS, WRITE } from './redis-scripts.js';
 import { OwnerCache, SettledTasks } from './owner-cache.js';
@@ -116,10 +116,10 @@ export class RedisTaskStore implements TaskStore {
     return this.lookup(this.contexts, agent, contextIds, (id) => this.client.get(`${this.prefix}ctx:${agent}:${id}`));
   }
 
-  async census(agents: readonly string[], now: number) {
+  async census(agents: readonly string[], now: number, purpose: CensusPurpose = 'gauges') {
     const { maxTasks, ttlMs } = this.limits;
     const args = [this.prefix, this.replica, String(this.config.censusLease), String(now), String(maxTasks)];
-    args.push(String(ttlMs), JSON.stringify(agents));
+    args.push(String(ttlMs), JSON.stringify(agents), purpose);
     let reply: string | null;
     try {
       reply = await (this.client as unknown as ScriptCommands).a2aCensus(...args);

@@ -35,14 +35,21 @@ export interface TaskStore {
   /** Who owns each context (conversation). Rejects with StoreUnavailable. */
   contextOwnersOf(agent: string, contextIds: readonly string[]): Promise<Owners>;
   /**
-   * Tracked tasks per agent and current state, for the task gauges; undefined when another
-   * replica exports them (a shared store elects one, so a sum over replicas counts each task once).
-   * Evictions it makes come back as events like observe's.
+   * Tracked tasks per agent and current state. For the task `gauges` (the default): undefined
+   * when another replica exports them (a shared store elects one, so a sum over replicas counts
+   * each task once). For a `view` (the console's Fleet): always, on every replica. Evictions it
+   * makes come back as events like observe's.
    */
-  census(agents: readonly string[], now: number): Promise<{ census: TaskCensus; events: TaskEvent[] } | undefined>;
+  census(
+    agents: readonly string[],
+    now: number,
+    purpose?: CensusPurpose,
+  ): Promise<{ census: TaskCensus; events: TaskEvent[] } | undefined>;
   /** Closes connections (the in-memory store has none). */
   close(): Promise<void>;
 }
+
+export type CensusPurpose = 'gauges' | 'view';
 
 export type TaskListener = (event: TaskEvent) => void;
 

@@ -181,6 +181,10 @@ describe('the Redis task store', () => {
     await b.store.observe('runner', 'done', { state: S('COMPLETED'), at: 50_000, shown: true });
     const first = await a.store.census(['runner', 'idle'], 60_000);
     expect(await b.store.census(['runner', 'idle'], 60_000)).toBeUndefined();
+    // A view (the console's Fleet) counts on any replica and takes no lease.
+    const view = await b.store.census(['runner'], 60_000, 'view');
+    expect(view!.census.get('runner')!.get(S('WORKING'))!.count).toBe(2);
+    expect(await b.store.census(['runner'], 60_000)).toBeUndefined();
     const runner = first!.census.get('runner')!;
     expect(runner.get(S('WORKING'))).toEqual({ count: 2, oldestSince: 10_000 });
     expect(runner.get(S('COMPLETED'))).toEqual({ count: 1 });

@@ -8,13 +8,8 @@ import { TASK_STATES, type TaskState } from '../../a2a/task-state.js';
 import { RULE_IDS } from '../../a2a/findings.js';
 import { GATEWAY_ERROR_REASONS } from '../../transport/errors.js';
 import type { A2AFacts } from '../../exchange/record.js';
-import {
-  ACCESS_DENIALS,
-  EXCHANGE_KINDS,
-  PUSH_REFUSALS,
-  RESCUE_OUTCOMES,
-  RESCUE_STRATEGIES,
-} from '../../exchange/record.js';
+import { exchangeKind } from '../../exchange/kind.js';
+import { ACCESS_DENIALS, PUSH_REFUSALS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../../exchange/record.js';
 
 export const OTHER = 'other';
 /** `state` of an exchange that carried no task. */
@@ -26,7 +21,6 @@ const RULES: ReadonlySet<string> = new Set(RULE_IDS);
 const REASONS: ReadonlySet<string> = new Set(GATEWAY_ERROR_REASONS);
 const OUTCOMES: ReadonlySet<string> = new Set(RESCUE_OUTCOMES);
 const STRATEGIES: ReadonlySet<string> = new Set(RESCUE_STRATEGIES);
-const KINDS: ReadonlySet<string> = new Set(EXCHANGE_KINDS);
 const BINDING_SET: ReadonlySet<string> = new Set(BINDINGS);
 const VERSIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);
 const DENIALS: ReadonlySet<string> = new Set(ACCESS_DENIALS);
@@ -65,7 +59,7 @@ export function createLabeler(agents: readonly string[]): Labeler {
     method: (a2a) => closed(METHODS, a2a?.operation),
     binding: (a2a) => closed(BINDING_SET, a2a?.binding),
     version: (a2a) => closed(VERSIONS, a2a?.version),
-    kind: (a2a) => closed(KINDS, a2a?.kind),
+    kind: exchangeKind,
     exchangeState: (a2a) => (a2a?.state === undefined ? NO_STATE : closed(STATES, a2a.state)),
     taskState: (state) => closed(STATES, state),
     rule: (rule) => closed(RULES, rule),
