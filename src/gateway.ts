@@ -170,22 +170,11 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   for (const warning of telemetry.warnings) log.warn(warning);
   const recent = new RecentExchanges(config.inspection.recent);
   const state: Parts['state'] = { draining: false, lastReload: undefined };
-  const consoleParts = createConsoleParts(config);
+  // What the observers read, made once and handed on as they are.
+  const observed = { log, tracker, inspectionBudget, recent, telemetry, console: createConsoleParts(config) };
   return {
-    log,
-    tracker,
-    inspectionBudget,
-    recent,
-    telemetry,
-    console: consoleParts,
-    observers: observersOf(config, options, {
-      log,
-      tracker,
-      inspectionBudget,
-      recent,
-      telemetry,
-      console: consoleParts,
-    }),
+    ...observed,
+    observers: observersOf(config, options, observed),
     accessControl: (next, upstreams, cards) => accessControlOf(next, upstreams, cards, stateStore),
     reload: options.reload,
     adminSources: options.adminSources,

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { startOtlpReceiver } from '../telemetry/support/otlp-receiver.js';
+import { V1, call, rpc, wireMessageV1 } from '../access/support/harness.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'a2a-gw-cli-'));
@@ -99,20 +100,13 @@ describe('a2a-gateway CLI', () => {
     const head = 'listen: { host: 127.0.0.1, port: 0 }\nadmin: { listen: { port: 0 } }\nagents:\n';
     const config = file('reload.yaml', `${head}  a:\n    url: ${a.url}\n`);
     const { child, url, output } = await startCli(['--config', config]);
-    const sendTo = async (agent: string) => {
-      const res = await request(`${url}/agents/${agent}/a2a/jsonrpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'SendMessage',
-          params: { message: { messageId: `cli-${agent}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
-        }),
-      });
-      await res.body.dump();
-      return res.statusCode;
-    };
+    const sendTo = async (agent: string) =>
+      (
+        await call(`${url}/agents/${agent}/a2a/jsonrpc`, undefined, {
+          headers: V1,
+          body: rpc('SendMessage', { message: wireMessageV1('hi') }),
+        })
+      ).status;
     const logged = async (text: string) => {
       while (!output().includes(text)) await new Promise((r) => setTimeout(r, 50));
     };
@@ -187,13 +181,8 @@ describe('a2a-gateway CLI', () => {
 async function openStream(endpoint: string): Promise<{ next(): Promise<string>; rest(): Promise<string> }> {
   const res = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendStreamingMessage',
-      params: { message: { messageId: 'cli-stream', role: 'ROLE_USER', parts: [{ text: 'stream this' }] } },
-    }),
+    headers: { 'content-type': 'application/json', ...V1, accept: 'text/event-stream' },
+    body: JSON.stringify(rpc('SendStreamingMessage', { message: wireMessageV1('stream this') })),
   });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();

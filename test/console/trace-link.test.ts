@@ -12,6 +12,7 @@ import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../telemetry/support/otlp-receiver.js';
 import { pollUntil } from '../peers/deadline.js';
+import { V1, rpc, wireMessageV1 } from '../access/support/harness.js';
 
 let peer: Peer;
 let receiver: OtlpReceiver;
@@ -44,13 +45,10 @@ describe('console trace links', () => {
   it('an exchange’s detail names the trace its spans were exported with', async () => {
     const res = await fetch(`${gateway.url}/agents/a/a2a/jsonrpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: { messageId: 'trace-me', role: 'ROLE_USER', parts: [{ text: 'what is A2A?' }] } },
-      }),
+      headers: { 'content-type': 'application/json', ...V1 },
+      body: JSON.stringify(
+        rpc('SendMessage', { message: { ...wireMessageV1('what is A2A?'), messageId: 'trace-me' } }),
+      ),
     });
     await res.arrayBuffer();
     const listed = (await (await fetch(`${gateway.adminUrl}/exchanges?messageId=trace-me`)).json()) as {

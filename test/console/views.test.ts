@@ -13,6 +13,7 @@ import type { RunningGateway } from '../../src/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { misbehaving } from './support/misbehaving.js';
+import { V1, call, rpc, wireMessageV1 } from '../access/support/harness.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { asTask } from '../peers/inspect.js';
 import { within } from '../peers/deadline.js';
@@ -49,16 +50,10 @@ beforeAll(async () => {
   rescuedTaskId = asTask(
     await deployer.sendMessage(sendRequestV1(userMessageV1('deploy api to staging')), within(10_000)),
   ).id;
-  await fetch(`${gateway.url}/agents/broken/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: { message: { messageId: 'b1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
-    }),
-  }).then((res) => res.arrayBuffer());
+  await call(`${gateway.url}/agents/broken/`, undefined, {
+    headers: V1,
+    body: rpc('SendMessage', { message: wireMessageV1('hi') }),
+  });
 }, 60_000);
 
 afterAll(async () => {
