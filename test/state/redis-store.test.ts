@@ -174,6 +174,24 @@ describe('the Redis task store', () => {
     expect((await b.store.contextOwnersOf('reviewer', ['ctx-1'])).get('ctx-1')).toBe('alice');
   });
 
+  it('an owner lookup that finds nothing asks once more after ownerReadRetry (a write still on its way)', async () => {
+    const [a, b] = await pair({ ownerReadRetry: 1_000 });
+    // b asks first and finds nothing; a's write lands meanwhile; b's second read finds it.
+    const asked = b.store.ownersOf('reviewer', ['late']);
+    await a.store.observe('reviewer', 'late', { state: S('WORKING'), at: Date.now(), principal: 'alice', shown: true });
+    expect((await asked).get('late')).toBe('alice');
+    // Without the retry the same race answers "no owner" (the task would count as unknown).
+    const [c, d] = await pair({ ownerReadRetry: 0 });
+    const once = d.store.ownersOf('reviewer', ['late-too']);
+    await c.store.observe('reviewer', 'late-too', {
+      state: S('WORKING'),
+      at: Date.now(),
+      principal: 'alice',
+      shown: true,
+    });
+    expect((await once).get('late-too')).toBeUndefined();
+  });
+
   it('one replica exports the census; it counts tasks by state, with the oldest unfinished', async () => {
     const [a, b] = await pair();
     await a.store.observe('runner', 'w1', { state: S('WORKING'), at: 10_000, shown: true });
