@@ -6,8 +6,10 @@
  * operation breaks the build where it is not handled (principle 4).
  */
 
-export const BINDINGS = ['jsonrpc', 'rest'] as const;
+export const BINDINGS = ['jsonrpc', 'rest', 'grpc'] as const;
 export type Binding = (typeof BINDINGS)[number];
+/** The two bindings whose payloads are JSON over HTTP/1.1 (the JSON decoders, errors, rewrites). */
+export type JsonBinding = Exclude<Binding, 'grpc'>;
 
 export const PROTOCOL_VERSIONS = ['1.0', '0.3'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];

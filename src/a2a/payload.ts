@@ -12,7 +12,7 @@
  */
 import { joinPath } from '../codec/json-fields.js';
 import { bool, countOf, firstOf, isObject, isString, num, str, type Json } from '../codec/json-value.js';
-import type { Binding, ProtocolVersion } from './operations.js';
+import type { JsonBinding, ProtocolVersion } from './operations.js';
 import { normaliseTaskState, type TaskState } from './task-state.js';
 
 export type PayloadKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdate';
@@ -120,7 +120,7 @@ const reasonOf = (element: Json): unknown => element?.reason;
  * Finds the payload at `root` of `doc`: a member key, a `kind` discriminator, or a bare Task.
  * `binding` matters for shape evidence only (1.0 JSON-RPC wraps; 0.3 JSON-RPC does not).
  */
-export function readPayload(doc: unknown, root: PayloadRoot, binding: Binding): Payload {
+export function readPayload(doc: unknown, root: PayloadRoot, binding: JsonBinding): Payload {
   const at = root === '' ? (doc as Json) : (doc as Json)?.result;
   // The first member present names the payload; more than one makes it ambiguous.
   let found: Json;
@@ -150,7 +150,7 @@ function describe(
   ambiguous: boolean,
   wrapped: boolean,
   legacyMember: boolean,
-  binding: Binding,
+  binding: JsonBinding,
 ): Payload {
   const status = p?.status;
   const stateValue = status?.state;
@@ -180,7 +180,7 @@ function shapeOf(
   stateRaw: string | undefined,
   wrapped: boolean,
   legacyMember: boolean,
-  binding: Binding,
+  binding: JsonBinding,
 ): ProtocolVersion | undefined {
   if (legacyMember) return '0.3';
   const isMessage = kind === 'message';
@@ -208,7 +208,7 @@ function shapeOf(
 }
 
 /** Error carried by a JSON body, or `undefined` when the body is no error. */
-export function readError(doc: unknown, httpStatus: number, binding: Binding): ErrorFacts | undefined {
+export function readError(doc: unknown, httpStatus: number, binding: JsonBinding): ErrorFacts | undefined {
   const body = doc as Json;
   const error = body?.error;
   if (isObject(error)) {

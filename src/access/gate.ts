@@ -19,7 +19,7 @@ import { A2AError, taskNotFound } from '../proxy/a2a-error.js';
 import { Authenticator, type AuthResult } from './authenticate.js';
 import { listTasksFilter } from './list-tasks.js';
 import type { BodyRewrite } from '../proxy/rewrite-buffer.js';
-import type { Binding } from '../a2a/operations.js';
+import type { JsonBinding } from '../a2a/operations.js';
 import type { Principal } from './principal.js';
 import { admits, mayUse, type AccessRules } from './rules.js';
 import { checkOwnership, foreignContext, namedTaskIds } from './ownership.js';
@@ -60,7 +60,7 @@ export interface Admission {
    * `accept-encoding` when the answer must be read to be filtered. */
   readonly stripHeaders?: ReadonlySet<string>;
   /** The filter a 2xx answer goes through: ListTasks under task ownership (list-tasks.ts). */
-  readonly answerFilter?: (binding: Binding) => BodyRewrite;
+  readonly answerFilter?: (binding: JsonBinding) => BodyRewrite;
 }
 
 /** Nothing to strip or filter: `auth` is off, or the request is for the public card. */

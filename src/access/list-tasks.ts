@@ -8,7 +8,7 @@
  * `totalSize` becomes the number of tasks kept: the agent's count would tell the caller how many
  * tasks others have. Pages may therefore hold fewer than `pageSize` tasks (README "Access control").
  */
-import type { Binding } from '../a2a/operations.js';
+import type { JsonBinding } from '../a2a/operations.js';
 import type { BodyRewrite, RewriteResult } from '../proxy/rewrite-buffer.js';
 import { GatewayError } from '../transport/errors.js';
 import type { Owners } from '../tasks/tracker.js';
@@ -30,13 +30,13 @@ function unfilterable(agent: string, why: string): GatewayError {
 type Json = Record<string, unknown>;
 
 /** The ListTasksResponse inside the answer: the JSON-RPC `result`, or the REST body itself. */
-function listOf(doc: unknown, binding: Binding): Json | undefined {
+function listOf(doc: unknown, binding: JsonBinding): Json | undefined {
   if (!doc || typeof doc !== 'object') return undefined;
   const list = binding === 'jsonrpc' ? (doc as Json).result : doc;
   return list && typeof list === 'object' && Array.isArray((list as Json).tasks) ? (list as Json) : undefined;
 }
 
-async function filtered(body: Buffer, binding: Binding, caller: string, ownersOf: OwnersOf): Promise<Buffer | string> {
+async function filtered(body: Buffer, binding: JsonBinding, caller: string, ownersOf: OwnersOf): Promise<Buffer | string> {
   let doc: unknown;
   try {
     doc = JSON.parse(body.toString('utf8'));
@@ -60,7 +60,7 @@ async function filtered(body: Buffer, binding: Binding, caller: string, ownersOf
 }
 
 /** The rewrite for a 2xx ListTasks answer to `caller`. */
-export function listTasksFilter(agent: string, binding: Binding, caller: string, ownersOf: OwnersOf): BodyRewrite {
+export function listTasksFilter(agent: string, binding: JsonBinding, caller: string, ownersOf: OwnersOf): BodyRewrite {
   return {
     maxBytes: LIST_TASKS_MAX_BYTES,
     oversize: unfilterable(

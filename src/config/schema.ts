@@ -14,6 +14,7 @@ import {
 } from './access-schema.js';
 import { stateSchema } from './state-schema.js';
 import { consoleSchema } from './console-schema.js';
+import { agentGrpcSchema, agentHostsSchema, grpcLimitsSchema, grpcListenSchema } from './grpc-schema.js';
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
@@ -39,6 +40,8 @@ const limits = z
     connections: z.number().int().min(1).max(1_000_000).default(20_000),
     /** Open connections per client address (0: no cap — behind a load balancer every client shares one). */
     connectionsPerClient: z.number().int().min(0).max(1_000_000).default(0),
+    /** HTTP/2 and gRPC: message size, streams per connection, session memory, idle, PING. */
+    grpc: grpcLimitsSchema,
   })
   .strict()
   .prefault({});
@@ -111,6 +114,10 @@ const agentObject = z
     auth: agentAuthSchema,
     /** Requests per principal (or client address) per interval, with a burst → 429. */
     rateLimit: rateLimitSchema.optional(),
+    /** Hostnames routed to this agent with the path as is (its card at the origin root). */
+    hosts: agentHostsSchema,
+    /** The agent's gRPC interface (issue #16). */
+    grpc: agentGrpcSchema,
     sse: z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */
@@ -129,6 +136,8 @@ const configObject = z
       .object({
         host: z.string().min(1).default('127.0.0.1'),
         port: z.number().int().min(0).max(65_535).default(8080),
+        /** The gRPC listener (HTTP/2 cleartext), shared by the agents routed by host. */
+        grpc: grpcListenSchema.optional(),
       })
       .strict()
       .prefault({}),
@@ -276,9 +285,34 @@ function checkWorkers(config: z.output<typeof configObject>, ctx: z.RefinementCt
     });
 }
 
+/** A host names one agent; a port is one listener's. */
+function checkRouting(config: z.output<typeof configObject>, ctx: z.RefinementCtx): void {
+  const hostOwner = new Map<string, string>();
+  const ports = new Map<number, string>([[config.listen.port, 'listen.port']]);
+  const claimPort = (port: number, path: (string | number)[]) => {
+    const other = ports.get(port);
+    if (port !== 0 && other) ctx.addIssue({ code: 'custom', path, message: `port ${port} is already \`${other}\`` });
+    ports.set(port, path.join('.'));
+  };
+  if (config.listen.grpc) claimPort(config.listen.grpc.port, ['listen', 'grpc', 'port']);
+  for (const [name, agent] of Object.entries(config.agents)) {
+    agent.hosts.forEach((host, i) => {
+      const other = hostOwner.get(host);
+      if (other)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', name, 'hosts', i],
+          message: `${host} is already agent ${other}'s`,
+        });
+      hostOwner.set(host, name);
+    });
+    if (agent.grpc.listen) claimPort(agent.grpc.listen.port, ['agents', name, 'grpc', 'listen', 'port']);
+  }
+}
+
 export const configSchema = z.preprocess(
   moveMetricsListen,
-  configObject.superRefine(checkAccess).superRefine(checkWorkers),
+  configObject.superRefine(checkAccess).superRefine(checkWorkers).superRefine(checkRouting),
 );
 
 export type GatewayConfig = z.output<typeof configSchema>;

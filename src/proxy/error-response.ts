@@ -10,14 +10,14 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayError } from '../transport/errors.js';
 import type { RequestFacts } from '../a2a/request.js';
-import type { Binding, ProtocolVersion } from '../a2a/operations.js';
+import type { JsonBinding, ProtocolVersion } from '../a2a/operations.js';
 import { contentTypeFor } from '../a2a/content-type.js';
 
 export const GATEWAY_ERROR_CODE = -32000;
 export const GATEWAY_ERROR_DOMAIN = 'a2a-gateway';
 
 export interface ErrorContext {
-  readonly binding: Binding;
+  readonly binding: JsonBinding;
   /** The JSON-RPC request id to echo (null when unknown, as JSON-RPC 2.0 §5 prescribes). */
   readonly jsonrpcId: string | number | null;
   readonly version: ProtocolVersion;

@@ -13,7 +13,7 @@
  */
 import type { BodyRewrite } from './forward.js';
 import type { RequestFacts } from '../a2a/request.js';
-import type { Binding, ProtocolVersion } from '../a2a/operations.js';
+import type { JsonBinding, ProtocolVersion } from '../a2a/operations.js';
 import { rewriteCardBytes } from '../cards/rewrite-bytes.js';
 import { etagOf } from '../cards/etag.js';
 import { withGatewaySecurity, type CardSecurity } from '../cards/security.js';
@@ -24,7 +24,7 @@ export function isExtendedCardRequest(facts: RequestFacts | undefined): boolean 
 }
 
 /** The card inside the (URL-rewritten) answer, with the gateway's schemes. */
-function secured(body: Uint8Array, binding: Binding, version: ProtocolVersion, security: CardSecurity): Uint8Array {
+function secured(body: Uint8Array, binding: JsonBinding, version: ProtocolVersion, security: CardSecurity): Uint8Array {
   const doc = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) as Record<
     string,
     unknown
@@ -37,7 +37,7 @@ function secured(body: Uint8Array, binding: Binding, version: ProtocolVersion, s
 }
 
 export function extendedCardRewrite(
-  binding: Binding,
+  binding: JsonBinding,
   agentUrl: string,
   publicAgentUrl: string,
   security?: { readonly schemes: CardSecurity; readonly version: ProtocolVersion },

@@ -6,14 +6,14 @@
  * §6.2–§6.4 (0.3 method names, `kind`, `/v1/` routes), §5.1 (returnImmediately vs blocking).
  */
 import { normaliseTaskState, type TaskState } from '../a2a/task-state.js';
-import { operationForJsonRpcMethod, type Binding, type ProtocolVersion } from '../a2a/operations.js';
+import { operationForJsonRpcMethod, type JsonBinding, type ProtocolVersion } from '../a2a/operations.js';
 import type { RequestFacts } from '../a2a/request.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export interface BlockingSend {
-  readonly binding: Binding;
+  readonly binding: JsonBinding;
   readonly version: ProtocolVersion;
   /** Path (with the agent's base) the send went to. */
   readonly path: string;
