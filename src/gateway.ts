@@ -35,6 +35,7 @@ import type { LastReload, ReloadReport } from './reload/report.js';
 import type { AdminSources } from './control/admin-app.js';
 import { createConsoleParts } from './console/console-parts.js';
 import type { FeedStats } from './console/feed.js';
+import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from './grpc/listeners.js';
 
 export type { AdminSources } from './control/admin-app.js';
 
@@ -43,6 +44,10 @@ export interface RunningGateway {
   readonly url: string;
   /** `http://host:port` of the admin listener (`admin.listen`). */
   readonly adminUrl: string;
+  /** `http://host:port` of the shared gRPC listener (`listen.grpc`), when configured. */
+  readonly grpcUrl: string | undefined;
+  /** The gRPC ports as bound: the shared one and the agents' own (`agents.{name}.grpc.listen`). */
+  readonly grpcPorts: { readonly shared: number | undefined; readonly agents: ReadonlyMap<string, number> };
   readonly server: Server;
   /** The current config generation's card registry (a reload replaces it). */
   readonly registry: CardRegistry;
@@ -106,11 +111,24 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const server = createGatewayServer({ handlers: generations, isDraining: parts.isDraining, limits: config.limits });
   const admin = createAdminServer(generations, config.limits);
   let adminUrl: string;
+  let grpc: GrpcListeners | undefined;
   try {
     url = await listenAt(server, config.listen, 'listen');
+    grpc = await openGrpcListeners(
+      config,
+      {
+        get current() {
+          return generations.current.grpc;
+        },
+      },
+      parts.isDraining,
+      parts.grpcPorts,
+    );
     adminUrl = await listenAt(admin, config.admin.listen, 'admin.listen');
   } catch (err) {
     await closeNow(server);
+    await closeNow(admin);
+    if (grpc) await closeGrpcListeners(grpc, true);
     await release(parts, generations);
     throw err;
   }
@@ -119,7 +137,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const agents = Object.keys(config.agents);
   const tracing = parts.telemetry.tracingEnabled;
   const level = options.announce === false ? 'debug' : 'info';
-  parts.log[level]({ url, adminUrl, agents, tracing, metrics: metricsUrl ?? 'off' }, 'gateway listening');
+  const grpcUrl = grpc.url;
+  parts.log[level](
+    { url, adminUrl, ...(grpcUrl ? { grpcUrl } : {}), agents, tracing, metrics: metricsUrl ?? 'off' },
+    'gateway listening',
+  );
   parts.log.flush(); // the access log is buffered for throughput; start-up must show at once
 
   const target: ReloadTarget = {
@@ -130,12 +152,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     state: parts.state,
   };
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown(config, parts, generations, server, admin));
+  const close = () => (closing ??= shutdown(config, parts, generations, { server, admin, grpc }));
   const { tracker, inspectionBudget } = parts;
   const local = { exchanges: (q: RecentQuery) => parts.recent.find(q), metricsJson: parts.telemetry.metricsJson };
   return {
     url,
     adminUrl,
+    grpcUrl,
+    grpcPorts: parts.grpcPorts,
     server,
     get registry() {
       return generations.current.registry;
@@ -183,6 +207,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     isDraining: () => state.draining,
     stateReady: stateStore.ready,
     lastReload: () => state.lastReload,
+    grpcPorts: grpcPorts(),
   };
 }
 
@@ -238,12 +263,12 @@ async function shutdown(
   config: GatewayConfig,
   p: Parts,
   generations: Generations,
-  server: Server,
-  admin: Server,
+  { server, admin, grpc }: { server: Server; admin: Server; grpc: GrpcListeners },
 ): Promise<void> {
   p.state.draining = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  const grpcClosed = closeGrpcListeners(grpc); // GOAWAY: calls in flight run on
   const deadline = Date.now() + config.shutdown.grace;
   while (generations.inFlight().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const ending = generations.inFlight();
@@ -254,7 +279,8 @@ async function shutdown(
     1000,
   );
   server.closeAllConnections();
-  await closed;
+  await closeGrpcListeners(grpc, true);
+  await Promise.all([closed, grpcClosed]);
   p.console.feed.close(); // live consoles never end by themselves: end them with the listener
   await closeNow(admin);
   await release(p, generations);

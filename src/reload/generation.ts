@@ -31,6 +31,11 @@ import type { ConsoleParts } from '../console/console-parts.js';
 import type { ConsoleApiDeps } from '../console/api.js';
 import { availableParallelism } from 'node:os';
 import { GATEWAY_VERSION } from '../version.js';
+import { createGrpcPipeline } from '../grpc/pipeline.js';
+import { GrpcAgents } from '../grpc/agents.js';
+import type { GrpcHandlers } from '../grpc/listener.js';
+import type { GrpcPorts } from '../grpc/listeners.js';
+import { agentForHost } from '../proxy/route.js';
 
 /** What outlives reloads (made once in src/gateway.ts). */
 export interface Shared {
@@ -47,6 +52,8 @@ export interface Shared {
   readonly adminSources: AdminSources | undefined;
   /** `POST /admin/reload` (GatewayOptions.reload). */
   readonly reload: (() => Promise<ReloadReport>) | undefined;
+  /** Where the gateway serves gRPC, as bound (agent cards advertise it). */
+  readonly grpcPorts: GrpcPorts;
   /** The console's stats and live feed (src/console/console-parts.ts). */
   readonly console: ConsoleParts;
   /** Access control over this generation's agents, reading task owners from the state store. */
@@ -65,6 +72,10 @@ export interface Generation extends TrafficHandlers {
   readonly inFlight: Set<Exchange>;
   /** The admin listener's app, as a node:http listener. */
   readonly admin: RequestListener;
+  /** What the gRPC listeners answer with (src/grpc/). */
+  readonly grpc: GrpcHandlers;
+  /** The HTTP/2 channels to the agents' gRPC interfaces, closed with the generation. */
+  readonly grpcAgents: GrpcAgents;
 }
 
 /**
@@ -133,7 +144,23 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     trust,
     limits: config.limits,
   });
-  return { ...traffic, config, upstreams, registry, inFlight, admin: getRequestListener(admin.fetch) };
+  const grpcAgents = new GrpcAgents(cards);
+  const grpc: GrpcHandlers = {
+    handleGrpcCall: createGrpcPipeline({
+      upstreams,
+      agents: grpcAgents,
+      trust,
+      observers: shared.observers,
+      inFlight,
+      inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
+      limits: config.limits,
+      access: access.gate,
+      tracker: shared.tracker,
+    }),
+    agentForAuthority: (authority) => agentForHost(traffic.hostRoutes, authority),
+  };
+  const adminListener = getRequestListener(admin.fetch);
+  return { ...traffic, config, upstreams, registry, inFlight, admin: adminListener, grpc, grpcAgents };
 }
 
 /** The console API's sources (src/console/api.ts): this generation's agents and cards, the shared numbers. */
@@ -167,4 +194,5 @@ function consoleDeps(
 export async function releaseGeneration(generation: Generation): Promise<void> {
   generation.registry.stop();
   await Promise.all([...generation.upstreams.values()].map(closeUpstream));
+  await generation.grpcAgents.close();
 }

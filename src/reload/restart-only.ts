@@ -16,6 +16,7 @@ export const RESTART_ONLY: readonly string[] = [
   'admin.listen',
   'limits.headerBytes',
   'limits.connectionsPerClient',
+  'limits.grpc',
   'shutdown',
   'log',
   'metrics',

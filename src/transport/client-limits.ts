@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
 import { GatewayError, type GatewayErrorReason } from './errors.js';
 import { errorBody, REST_CONTEXT } from '../proxy/error-response.js';
@@ -49,7 +49,7 @@ export function retuneClientLimits(server: Server, limits: ClientLimits): void {
   server.maxHeadersCount = limits.headerCount + 1;
 }
 
-function capPerClient(server: Server, cap: number): void {
+export function capPerClient(server: NetServer, cap: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = normalizeAddress(socket.remoteAddress);

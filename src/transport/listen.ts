@@ -3,7 +3,7 @@
  * names the config key it came from, so the CLI can say which address could not be taken.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 
 export interface ListenAt {
   readonly host: string;
@@ -24,7 +24,7 @@ export class ListenError extends Error {
 }
 
 /** Listens and resolves with `http://host:port` as bound (the real port when 0 was asked for). */
-export async function listenAt(server: Server, at: ListenAt, key: string): Promise<string> {
+export async function listenAt(server: NetServer, at: ListenAt, key: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     const failed = (err: NodeJS.ErrnoException) => reject(new ListenError(key, at, err.code, { cause: err }));
     server.once('error', failed);

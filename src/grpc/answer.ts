@@ -1,0 +1,71 @@
+/**
+ * The gateway's own answers on the gRPC binding (issue #16 item 5): a trailers-only response
+ * (gRPC over HTTP/2: HEADERS with END_STREAM carrying `grpc-status`) when nothing has been sent,
+ * or trailers after what was relayed. The status comes from the GatewayError's `rpcStatus`
+ * (src/transport/errors.ts, one table for every binding); `grpc-status-details-bin` carries a
+ * google.rpc.Status with an ErrorInfo (domain `a2a-gateway`), as A2A asks of errors (§10.6). The
+ * protocol's own errors the gateway answers (TaskNotFound under task ownership,
+ * src/proxy/a2a-error.ts) get the status and ErrorInfo an A2A agent gives them.
+ */
+import type { Http2ServerResponse } from 'node:http2';
+import { encodeGrpcMessage, encodeStatusDetails } from '../a2a/grpc/status.js';
+import { A2AError } from '../proxy/a2a-error.js';
+import { GatewayError } from '../transport/errors.js';
+import { GRPC_STATUS, grpcStatusOf } from './status-codes.js';
+
+export interface GrpcFailure {
+  readonly code: number;
+  readonly message: string;
+  readonly reason: string;
+  readonly domain: string;
+  readonly metadata: Record<string, string>;
+}
+
+/** What `err` answers as; anything else is INTERNAL. */
+export function grpcFailureOf(err: unknown): GrpcFailure {
+  if (err instanceof GatewayError) {
+    const { rpcStatus: status, message, reason, metadata } = err;
+    return { code: grpcStatusOf(status), message, reason, domain: 'a2a-gateway', metadata };
+  }
+  if (err instanceof A2AError) {
+    // TaskNotFound → NOT_FOUND; the push-webhook refusal → INVALID_ARGUMENT (§10.6 table, wire-reference §4).
+    const code = err.kind === 'TaskNotFound' ? GRPC_STATUS.NOT_FOUND : GRPC_STATUS.INVALID_ARGUMENT;
+    const domain = err.kind === 'TaskNotFound' ? 'a2a-protocol.org' : 'a2a-gateway';
+    return { code, message: err.message, reason: err.reason, domain, metadata: err.metadata };
+  }
+  return {
+    code: GRPC_STATUS.INTERNAL,
+    message: 'the gateway could not process the request',
+    reason: 'INTERNAL',
+    domain: 'a2a-gateway',
+    metadata: {},
+  };
+}
+
+/** The status trailers for `failure` (also the whole answer, trailers-only). */
+export function statusTrailers(failure: GrpcFailure): Record<string, string> {
+  const details = encodeStatusDetails(failure);
+  return {
+    'grpc-status': String(failure.code),
+    'grpc-message': encodeGrpcMessage(failure.message),
+    'grpc-status-details-bin': Buffer.from(details).toString('base64'),
+  };
+}
+
+/**
+ * Answers `failure` on `res`: trailers-only before the headers, else as the trailers of what
+ * was relayed. Returns the trailers sent (the exchange record reads them), or undefined when
+ * the stream was already gone.
+ */
+export function sendGrpcFailure(res: Http2ServerResponse, failure: GrpcFailure): Record<string, string> | undefined {
+  const stream = res.stream;
+  if (stream.destroyed || stream.closed || res.writableEnded) return undefined;
+  const trailers = statusTrailers(failure);
+  if (!stream.headersSent) {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', ...trailers }, { endStream: true });
+  } else {
+    res.addTrailers(trailers);
+    res.end();
+  }
+  return trailers;
+}

@@ -1,0 +1,122 @@
+/**
+ * The gRPC listeners (issue #16 item 2): HTTP/2 cleartext (h2c) servers, the shared one
+ * (`listen.grpc`, routed by `:authority` through `agents.{name}.hosts`) and one per agent with
+ * `grpc.listen` (every call on it is that agent's). What one client may hold is bounded by Node's
+ * HTTP/2 settings, set from `limits` (principle 19): concurrent streams per connection, header
+ * list size and pairs, session memory (past it Node refuses new streams with
+ * ENHANCE_YOUR_CALM), the connection caps of the HTTP listener, and an idle timeout. Node's
+ * http2 also bounds unacknowledged PINGs and SETTINGS and resets a client that floods RST_STREAM
+ * (its defaults are kept). A PING every `limits.grpc.ping` on connections with open calls is
+ * the gRPC counterpart of the SSE keepalive comment: proxies and NATs do not drop a quiet stream.
+ */
+import {
+  createServer,
+  type Http2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type ServerHttp2Session,
+} from 'node:http2';
+import { GatewayError } from '../transport/errors.js';
+import type { ClientLimits } from '../transport/client-limits.js';
+import { capPerClient } from '../transport/client-limits.js';
+import { grpcFailureOf, sendGrpcFailure } from './answer.js';
+import type { GrpcCallHandler } from './pipeline.js';
+
+/** What the current config generation answers gRPC with (read once per call). */
+export interface GrpcHandlers {
+  readonly handleGrpcCall: GrpcCallHandler;
+  /** The agent `:authority` names (agents.{name}.hosts), if any. */
+  readonly agentForAuthority: (authority: string | undefined) => string | undefined;
+}
+
+export interface GrpcListenerDeps {
+  readonly handlers: { readonly current: GrpcHandlers };
+  readonly isDraining: () => boolean;
+  readonly limits: ClientLimits;
+  /** A per-agent listener: every call is this agent's. */
+  readonly agent?: string;
+}
+
+const MIB = 1024 * 1024;
+
+/** A listening gRPC server and its client connections (for a graceful close). */
+export interface GrpcListener {
+  readonly server: Http2Server;
+  readonly sessions: ReadonlySet<ServerHttp2Session>;
+}
+
+export function createGrpcListener(deps: GrpcListenerDeps): GrpcListener {
+  const { limits } = deps;
+  const sessions = new Set<ServerHttp2Session>();
+  const server = createServer(
+    {
+      settings: {
+        maxConcurrentStreams: limits.grpc.concurrentStreams,
+        maxHeaderListSize: limits.headerBytes,
+        enablePush: false,
+      },
+      maxSessionMemory: Math.max(1, Math.ceil(limits.grpc.sessionMemory / MIB)),
+      // Pseudo-headers count as pairs too (Node's default is 128).
+      maxHeaderListPairs: limits.headerCount + 8,
+    },
+    (req, res) => onCall(deps, req, res),
+  );
+  server.maxConnections = limits.connections;
+  if (limits.connectionsPerClient > 0) capPerClient(server, limits.connectionsPerClient);
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    watchSession(session, limits);
+  });
+  return { server, sessions };
+}
+
+function onCall(deps: GrpcListenerDeps, req: Http2ServerRequest, res: Http2ServerResponse): void {
+  if (deps.isDraining()) {
+    req.resume();
+    sendGrpcFailure(
+      res,
+      grpcFailureOf(new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance')),
+    );
+    return;
+  }
+  const handlers = deps.handlers.current;
+  const agent = deps.agent ?? handlers.agentForAuthority(req.headers[':authority']);
+  void handlers.handleGrpcCall(req, res, agent);
+}
+
+/** The idle timeout, and PINGs while calls are open and quiet. */
+function watchSession(session: ServerHttp2Session, limits: ClientLimits): void {
+  let open = 0;
+  session.setTimeout(limits.grpc.idleTimeout, () => {
+    if (open === 0) session.close();
+  });
+  session.on('error', () => session.destroy());
+  const ping = limits.grpc.ping;
+  if (ping <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  session.on('stream', (stream) => {
+    open++;
+    timer ??= setInterval(() => {
+      if (!session.destroyed) session.ping(() => {});
+    }, ping).unref();
+    stream.once('close', () => {
+      if (--open > 0) return;
+      clearInterval(timer);
+      timer = undefined;
+    });
+  });
+  session.once('close', () => clearInterval(timer));
+}
+
+/**
+ * Stops accepting and sends every connection GOAWAY: calls in flight run on to their end (the
+ * gateway's drain waits for their exchanges), new ones go elsewhere. `now` destroys what is left.
+ */
+export function closeGrpcListener(listener: GrpcListener, now = false): Promise<void> {
+  const { server, sessions } = listener;
+  if (!server.listening) return Promise.resolve();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const session of sessions) now ? session.destroy() : session.close();
+  return closed;
+}

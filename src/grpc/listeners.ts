@@ -1,0 +1,67 @@
+/**
+ * Opens and closes every gRPC listener of a config: the shared one (`listen.grpc`) and one per
+ * agent with `grpc.listen`. Listeners outlive reloads (they read the current generation per
+ * call), so their addresses are restart-only keys (src/reload/restart-only.ts). The bound ports
+ * are what agent cards advertise (`GrpcPorts`), known once the listeners listen.
+ */
+import type { GatewayConfig } from '../config/schema.js';
+import { listenAt, type ListenAt } from '../transport/listen.js';
+import { closeGrpcListener, createGrpcListener, type GrpcHandlers, type GrpcListener } from './listener.js';
+
+/** Where the gateway serves gRPC: the shared port and the agents' own, as bound. */
+export interface GrpcPorts {
+  shared: number | undefined;
+  readonly agents: Map<string, number>;
+}
+
+export interface GrpcListeners {
+  readonly ports: GrpcPorts;
+  /** `http://host:port` of the shared listener, when there is one. */
+  url: string | undefined;
+  readonly open: GrpcListener[];
+}
+
+export function grpcPorts(): GrpcPorts {
+  return { shared: undefined, agents: new Map() };
+}
+
+export async function openGrpcListeners(
+  config: GatewayConfig,
+  handlers: { readonly current: GrpcHandlers },
+  isDraining: () => boolean,
+  ports: GrpcPorts,
+): Promise<GrpcListeners> {
+  const result: GrpcListeners = { ports, url: undefined, open: [] };
+  const start = async (at: ListenAt, key: string, agent?: string) => {
+    const listener = createGrpcListener({ handlers, isDraining, limits: config.limits, agent });
+    result.open.push(listener);
+    const url = await listenAt(listener.server, at, key);
+    return { url, port: Number(new URL(url).port) };
+  };
+  try {
+    const shared = config.listen.grpc;
+    if (shared) {
+      const bound = await start({ host: shared.host ?? config.listen.host, port: shared.port }, 'listen.grpc');
+      result.url = bound.url;
+      ports.shared = bound.port;
+    }
+    for (const [name, agent] of Object.entries(config.agents)) {
+      const own = agent.grpc.listen;
+      if (!own) continue;
+      const bound = await start(
+        { host: own.host ?? config.listen.host, port: own.port },
+        `agents.${name}.grpc.listen`,
+        name,
+      );
+      ports.agents.set(name, bound.port);
+    }
+  } catch (err) {
+    await closeGrpcListeners(result, true);
+    throw err;
+  }
+  return result;
+}
+
+export async function closeGrpcListeners(listeners: GrpcListeners, now = false): Promise<void> {
+  await Promise.all(listeners.open.map((l) => closeGrpcListener(l, now)));
+}

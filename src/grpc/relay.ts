@@ -1,0 +1,156 @@
+/**
+ * Relays one gRPC call to the agent and its answer back (issue #16 item 2): the request message
+ * on, the agent's headers, every DATA chunk the moment it arrives (backpressure both ways) and
+ * its trailers, unchanged; a trailers-only answer stays trailers-only. The client's deadline
+ * (`grpc-timeout`) goes on with the time already spent taken off, and the gateway answers
+ * DEADLINE_EXCEEDED itself when it passes, so a call never outlives what the client asked for.
+ * A client that cancels (RST_STREAM) cancels the agent's stream; an agent that fails is
+ * UNAVAILABLE (nothing sent yet) or ends the relayed answer with that status in its trailers.
+ */
+import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
+import type { Readable } from 'node:stream';
+import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
+import { GatewayError, upstreamFailure } from '../transport/errors.js';
+import { grpcFailureOf, sendGrpcFailure } from './answer.js';
+import type { GrpcCall } from './call.js';
+
+export interface RelayRequest {
+  /** The agent's stream, opened with the request headers. */
+  readonly upstream: ClientHttp2Stream;
+  /** The request body read so far, and the rest of it when it was not read whole. */
+  readonly body: Buffer;
+  readonly rest: Readable | null;
+  /** Epoch ms by which the client wants its answer (its `grpc-timeout`), if it gave one. */
+  readonly deadline: number | undefined;
+}
+
+/** Resolves when the exchange has finished: trailers relayed, the client gone, or the agent failed. */
+export function relayGrpc(call: GrpcCall, request: RelayRequest): Promise<void> {
+  return new Promise<void>((done) => new GrpcRelay(call, request, done).start());
+}
+
+const RESPONSE_DROP = new Set([':status', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
+
+/** The agent's header block as the client gets it (pseudo-headers are the listener's to write). */
+function relayedHeaders(headers: IncomingHttpHeaders): ResponseHeaders {
+  const out: ResponseHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!RESPONSE_DROP.has(name)) out[name] = value;
+  return out;
+}
+
+class GrpcRelay {
+  private readonly exchange: Exchange;
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly call: GrpcCall,
+    private readonly request: RelayRequest,
+    private readonly done: () => void,
+  ) {
+    this.exchange = call.exchange;
+  }
+
+  start(): void {
+    const { upstream, body, rest, deadline } = this.request;
+    const { res } = this.call;
+    upstream.on('response', (headers, flags) => this.onResponse(headers, flags));
+    upstream.on('data', (chunk: Buffer) => this.onData(chunk));
+    upstream.on('trailers', (trailers) => this.onTrailers(trailers));
+    upstream.on('end', () => this.onEnd());
+    upstream.on('error', (err) => this.onUpstreamFailure(err));
+    upstream.on('close', () => this.onUpstreamClose());
+    res.on('close', () => this.onClientClose());
+    res.on('drain', () => upstream.resume());
+    if (deadline !== undefined) {
+      this.timer = setTimeout(() => this.onDeadline(), Math.max(0, deadline - Date.now()));
+    }
+    if (rest) {
+      upstream.write(body);
+      rest.pipe(upstream);
+    } else upstream.end(body);
+  }
+
+  private onResponse(headers: IncomingHttpHeaders, flags: number): void {
+    const { res } = this.call;
+    const status = Number(headers[':status'] ?? 200);
+    const outgoing = relayedHeaders(headers);
+    this.exchange.emit('onResponseStart', status, outgoing);
+    if (flags & constants.NGHTTP2_FLAG_END_STREAM) {
+      // Trailers-only (an error, or an empty answer): the status is in this one block.
+      this.exchange.responseTrailers = outgoing;
+      if (!res.stream.destroyed) res.stream.respond({ ':status': status, ...outgoing }, { endStream: true });
+      this.finish();
+      return;
+    }
+    res.writeHead(status, outgoing);
+  }
+
+  private onData(chunk: Buffer): void {
+    const { res } = this.call;
+    this.exchange.record.bytesOut += chunk.length;
+    this.exchange.emit('onResponseChunk', chunk);
+    if (!res.write(chunk)) this.request.upstream.pause();
+  }
+
+  private onTrailers(trailers: IncomingHttpHeaders): void {
+    const outgoing = relayedHeaders(trailers);
+    this.exchange.responseTrailers = outgoing;
+    this.call.res.addTrailers(outgoing);
+  }
+
+  private onEnd(): void {
+    if (this.ended) return;
+    const { res } = this.call;
+    if (!res.writableEnded && !res.stream.destroyed) res.end();
+    this.finish();
+  }
+
+  private onUpstreamClose(): void {
+    const { upstream } = this.request;
+    if (this.ended) return;
+    const code = upstream.rstCode ?? constants.NGHTTP2_NO_ERROR;
+    if (code === constants.NGHTTP2_NO_ERROR && this.exchange.responseTrailers) return this.onEnd();
+    this.onUpstreamFailure(
+      new GatewayError('UPSTREAM_RESET', `the agent's stream closed (HTTP/2 code ${code}) before its trailers`),
+    );
+  }
+
+  private onUpstreamFailure(err: unknown): void {
+    if (this.ended) return;
+    const failure = err instanceof GatewayError ? err : upstreamFailure(err, this.exchange.upstream.name);
+    this.exchange.fail('upstream-error', failure);
+    this.answer(failure);
+  }
+
+  private onDeadline(): void {
+    if (this.ended) return;
+    const failure = new GatewayError('UPSTREAM_TIMEOUT', 'the call passed the deadline the client gave (grpc-timeout)');
+    this.exchange.fail('upstream-error', failure);
+    this.request.upstream.close(constants.NGHTTP2_CANCEL);
+    this.answer(failure);
+  }
+
+  private onClientClose(): void {
+    if (this.ended) return;
+    // The client cancelled (RST_STREAM) or its connection went: so does the agent's stream.
+    this.exchange.fail('client-gone', new Error('client went away'));
+    this.request.upstream.close(constants.NGHTTP2_CANCEL);
+    this.finish();
+  }
+
+  private answer(err: GatewayError): void {
+    const trailers = sendGrpcFailure(this.call.res, grpcFailureOf(err));
+    if (trailers) this.exchange.responseTrailers = trailers;
+    if (!this.request.upstream.closed) this.request.upstream.close(constants.NGHTTP2_CANCEL);
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.timer);
+    this.exchange.finish();
+    this.done();
+  }
+}

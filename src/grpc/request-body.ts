@@ -1,0 +1,60 @@
+/**
+ * Reads a gRPC request body whole, within bounds. Every A2A rpc takes one request message (the
+ * streaming ones stream their answer only: docs/proto/a2a-v1.0.0.proto `A2AService`), so the
+ * body is one length-prefixed message, read before the call goes on — the gateway must know the
+ * operation and ids to route, check access and rescue it. An HTTP/2 request announces no length
+ * (gRPC sends no content-length), so the cap is applied as bytes arrive: past
+ * `limits.grpc.messageBytes` (plus the 5-byte prefix) the call is refused RESOURCE_EXHAUSTED,
+ * and a body that goes quiet for `limits.bodyIdle` DEADLINE_EXCEEDED.
+ */
+import type { Http2ServerRequest } from 'node:http2';
+import { GatewayError } from '../transport/errors.js';
+
+export interface GrpcBodyLimits {
+  readonly maxBytes: number;
+  readonly idleMs: number;
+}
+
+export function readGrpcBody(
+  req: Http2ServerRequest,
+  limits: GrpcBodyLimits,
+  onChunk: (chunk: Buffer) => void,
+): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const settle = (err?: Error) => {
+      clearTimeout(idle);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+      if (err) {
+        req.pause();
+        reject(err);
+      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
+    };
+    const arm = () => {
+      if (limits.idleMs <= 0) return;
+      clearTimeout(idle);
+      idle = setTimeout(
+        () => settle(new GatewayError('REQUEST_TIMEOUT', `the request message went quiet for ${limits.idleMs} ms`)),
+        limits.idleMs,
+      );
+    };
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > limits.maxBytes) {
+        return settle(
+          new GatewayError('BODY_TOO_LARGE', `the request message is larger than ${limits.maxBytes - 5} bytes`),
+        );
+      }
+      chunks.push(chunk);
+      onChunk(chunk);
+      arm();
+    };
+    const onEnd = () => settle();
+    const onError = (err: Error) => settle(err);
+    const onAborted = () => settle(new Error('client went away'));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+    arm();
+  });
+}
