@@ -8,6 +8,12 @@
  * they are and reported. A rewritten card no longer matches its JWS `signatures` (spec §8.4), so
  * they are dropped and reported. The per-URL decision (`urlRewriter`) is shared with the byte
  * rewrite of extended cards (rewrite-bytes.ts), which must not re-serialise the agent's JSON.
+ *
+ * gRPC interfaces (issue #16) move to the gateway's gRPC address for the agent (`grpcAuthority`,
+ * `host:port`), in the form the agent wrote: `host:port` (A2A HEAD §7.3) stays `host:port`, an
+ * `http(s)://` URL of a GRPC interface becomes `http://` + the authority (the gateway's gRPC
+ * listeners are cleartext HTTP/2). Without a gRPC route for the agent they are left as they are,
+ * and reported: gRPC clients then still go around the gateway.
  */
 
 export interface UrlChange {
@@ -67,29 +73,55 @@ export type UrlDecision = { readonly to: string } | { readonly why: string };
  * the byte rewrite of extended cards (rewrite-bytes.ts): a URL under the agent's base URL moves
  * to the same place under the gateway's public agent URL; any other stays.
  */
-export function urlRewriter(agentUrl: string, publicAgentUrl: string): (url: string) => UrlDecision {
+export function urlRewriter(
+  agentUrl: string,
+  publicAgentUrl: string,
+  grpcAuthority?: string,
+): (url: string) => UrlDecision {
   const base = new URL(agentUrl);
   const publicBase = publicAgentUrl.replace(/\/+$/, '');
   return (url) => {
     const rest = pathUnderBase(url, base);
     if (rest !== undefined) return { to: publicBase + rest };
-    return {
-      why: /^[a-z][a-z0-9+.-]*:\/\//i.test(url)
-        ? 'not under the agent URL'
-        : 'not an absolute http(s) URL (gRPC host:port?)',
-    };
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return { why: 'not under the agent URL' };
+    if (!HOST_PORT.test(url)) return { why: 'not an absolute http(s) URL or a gRPC host:port' };
+    return grpcAuthority !== undefined ? { to: grpcAuthority } : { why: NO_GRPC_ROUTE };
   };
 }
 
-export function rewriteCard(card: Record<string, unknown>, agentUrl: string, publicAgentUrl: string): CardRewrite {
-  const decide = urlRewriter(agentUrl, publicAgentUrl);
+/** A gRPC address as A2A HEAD writes it (§7.3): `hostname:port`, no scheme. */
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/;
+
+const NO_GRPC_ROUTE =
+  'a gRPC address, and the gateway has no gRPC route for this agent (agents.{name}.hosts with listen.grpc, or agents.{name}.grpc.listen)';
+
+/** The entry is a gRPC interface: 1.0 `protocolBinding`, 0.3 `transport`. */
+function isGrpcEntry(entry: Record<string, unknown>): boolean {
+  const binding = entry['protocolBinding'] ?? entry['transport'];
+  return typeof binding === 'string' && binding.toUpperCase() === 'GRPC';
+}
+
+/** A GRPC interface's http(s) URL at the gateway (see the header); `host:port` ones go through `urlRewriter`. */
+function grpcUrlDecision(url: string, grpcAuthority: string | undefined): UrlDecision | undefined {
+  if (!/^https?:\/\//i.test(url)) return undefined;
+  return grpcAuthority !== undefined ? { to: `http://${grpcAuthority}` } : { why: NO_GRPC_ROUTE };
+}
+
+export function rewriteCard(
+  card: Record<string, unknown>,
+  agentUrl: string,
+  publicAgentUrl: string,
+  /** The gateway's gRPC `host:port` for this agent; undefined: it has no gRPC route. */
+  grpcAuthority?: string,
+): CardRewrite {
+  const urlDecision = urlRewriter(agentUrl, publicAgentUrl, grpcAuthority);
   const changed: UrlChange[] = [];
   const untouched: UntouchedUrl[] = [];
   const out: Record<string, unknown> = { ...card };
 
-  const rewriteUrl = (field: string, value: unknown): unknown => {
+  const rewriteUrl = (field: string, value: unknown, grpc = false): unknown => {
     if (typeof value !== 'string') return value;
-    const decision = decide(value);
+    const decision = (grpc && grpcUrlDecision(value, grpcAuthority)) || urlDecision(value);
     if ('why' in decision) {
       untouched.push({ field, url: value, why: decision.why });
       return value;
@@ -104,14 +136,19 @@ export function rewriteCard(card: Record<string, unknown>, agentUrl: string, pub
       entry && typeof entry === 'object' && 'url' in entry
         ? {
             ...(entry as Record<string, unknown>),
-            url: rewriteUrl(`${key}[${i}].url`, (entry as { url: unknown }).url),
+            url: rewriteUrl(
+              `${key}[${i}].url`,
+              (entry as { url: unknown }).url,
+              isGrpcEntry(entry as Record<string, unknown>),
+            ),
           }
         : entry,
     );
   };
 
   rewriteList('supportedInterfaces'); // 1.0 (and hybrid)
-  if ('url' in card) out['url'] = rewriteUrl('url', card['url']); // 0.3
+  if ('url' in card)
+    out['url'] = rewriteUrl('url', card['url'], isGrpcEntry({ transport: card['preferredTransport'] })); // 0.3
   rewriteList('additionalInterfaces'); // 0.3
 
   let signaturesDropped = 0;

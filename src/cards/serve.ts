@@ -38,8 +38,10 @@ export class ServedCard {
 
 /** What one fetched card renders to, for any public URL. */
 interface Template {
-  /** The serialised rewritten card, cut at every occurrence of the placeholder. */
+  /** The serialised rewritten card, cut at every occurrence of a placeholder. */
   readonly parts: readonly Buffer[];
+  /** Which placeholder stood between `parts[i]` and `parts[i + 1]`. */
+  readonly slots: readonly Slot[];
   readonly etag: string;
   readonly rewrite: CardRewrite | undefined;
   /** The most recent renderings by public agent URL (insertion order = recency). */
@@ -52,9 +54,15 @@ export const RENDERINGS_PER_CARD = 4;
 /** Cannot occur in a card: random per process, and only characters JSON leaves unescaped. */
 const PLACEHOLDER = `http://a2a-gateway-public-url-${randomBytes(12).toString('hex')}.invalid`;
 const PLACEHOLDER_BYTES = Buffer.from(PLACEHOLDER);
+/** The gateway's gRPC `host:port` for the agent, per request like the public URL (issue #16). */
+const GRPC_PLACEHOLDER = `a2a-gateway-grpc-${randomBytes(12).toString('hex')}.invalid:1`;
+const GRPC_PLACEHOLDER_BYTES = Buffer.from(GRPC_PLACEHOLDER);
 
-/** Keyed by the fetched body, which a revalidated (304) card keeps: no re-render per revalidation. */
-const templates = new WeakMap<Buffer, Template>();
+/**
+ * Keyed by the fetched body, which a revalidated (304) card keeps: no re-render per revalidation;
+ * one map for agents the gateway has a gRPC route for, one for the others.
+ */
+const templates = { grpc: new WeakMap<Buffer, Template>(), plain: new WeakMap<Buffer, Template>() };
 
 let templatesMade = 0;
 /** How many times a card has been rewritten and serialised (tests and benchmarks read it). */
@@ -62,33 +70,42 @@ export function renderCount(): number {
   return templatesMade;
 }
 
-function split(body: Buffer): Buffer[] {
+type Slot = 'url' | 'grpc';
+
+function split(body: Buffer): { parts: Buffer[]; slots: Slot[] } {
   const parts: Buffer[] = [];
+  const slots: Slot[] = [];
   let from = 0;
-  for (let at = body.indexOf(PLACEHOLDER_BYTES); at !== -1; at = body.indexOf(PLACEHOLDER_BYTES, from)) {
+  for (;;) {
+    const url = body.indexOf(PLACEHOLDER_BYTES, from);
+    const grpc = body.indexOf(GRPC_PLACEHOLDER_BYTES, from);
+    if (url === -1 && grpc === -1) break;
+    const slot: Slot = grpc === -1 || (url !== -1 && url < grpc) ? 'url' : 'grpc';
+    const at = slot === 'url' ? url : grpc;
     parts.push(body.subarray(from, at));
-    from = at + PLACEHOLDER_BYTES.length;
+    slots.push(slot);
+    from = at + (slot === 'url' ? PLACEHOLDER_BYTES : GRPC_PLACEHOLDER_BYTES).length;
   }
   parts.push(body.subarray(from));
-  return parts;
+  return { parts, slots };
 }
 
-function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity | undefined): Template {
-  const known = templates.get(cached.body);
+function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity | undefined, grpc: boolean): Template {
+  const known = (grpc ? templates.grpc : templates.plain).get(cached.body);
   if (known) return known;
   let template: Template;
   if (cached.card && cached.status === 200) {
     templatesMade++;
-    const rewrite = rewriteCard(cached.card, agentUrl, PLACEHOLDER);
+    const rewrite = rewriteCard(cached.card, agentUrl, PLACEHOLDER, grpc ? GRPC_PLACEHOLDER : undefined);
     const card = security ? withGatewaySecurity(rewrite.card, security) : rewrite.card;
     const body = Buffer.from(JSON.stringify(card));
-    template = { parts: split(body), etag: etagOf(body), rewrite, recent: new Map() };
+    template = { ...split(body), etag: etagOf(body), rewrite, recent: new Map() };
   } else {
     // Not a card (an error, or not a JSON object): the agent's bytes go through as they are.
     const etag = cached.etag ?? etagOf(cached.body);
-    template = { parts: [cached.body], etag, rewrite: undefined, recent: new Map() };
+    template = { parts: [cached.body], slots: [], etag, rewrite: undefined, recent: new Map() };
   }
-  templates.set(cached.body, template);
+  (grpc ? templates.grpc : templates.plain).set(cached.body, template);
   return template;
 }
 
@@ -98,29 +115,39 @@ export function renderCard(
   publicAgentUrl: string,
   /** The gateway's own authentication, advertised in place of the agent's (`auth` on). */
   security?: CardSecurity,
+  /** The gateway's gRPC `host:port` for this agent; undefined: it has no gRPC route. */
+  grpcAuthority?: string,
 ): ServedCard {
-  const template = templateOf(cached, agentUrl, security);
+  const template = templateOf(cached, agentUrl, security, grpcAuthority !== undefined);
   const publicUrl = publicAgentUrl.replace(/\/+$/, '');
-  const hit = template.recent.get(publicUrl);
+  const key = grpcAuthority === undefined ? publicUrl : `${publicUrl} ${grpcAuthority}`;
+  const hit = template.recent.get(key);
   if (hit) {
-    template.recent.delete(publicUrl);
-    template.recent.set(publicUrl, hit);
+    template.recent.delete(key);
+    template.recent.set(key, hit);
     return hit;
   }
   let served: ServedCard;
   if (template.parts.length === 1) {
     served = new ServedCard(template.parts, template.etag, template.rewrite);
   } else {
-    const url = Buffer.from(JSON.stringify(publicUrl).slice(1, -1));
+    const values = { url: jsonText(publicUrl), grpc: jsonText(grpcAuthority ?? '') };
     const pieces: Buffer[] = [];
-    template.parts.forEach((part, i) => (i === 0 ? pieces.push(part) : pieces.push(url, part)));
-    // The body is a function of the template and the URL: hashing those two names it exactly.
-    const etag = etagOf(`${template.etag}\n${publicUrl}`);
+    template.parts.forEach((part, i) =>
+      i === 0 ? pieces.push(part) : pieces.push(values[template.slots[i - 1]!], part),
+    );
+    // The body is a function of the template and the URLs: hashing those names it exactly.
+    const etag = etagOf(`${template.etag}\n${key}`);
     served = new ServedCard(pieces, etag, template.rewrite);
   }
-  template.recent.set(publicUrl, served);
+  template.recent.set(key, served);
   if (template.recent.size > RENDERINGS_PER_CARD) template.recent.delete(template.recent.keys().next().value!);
   return served;
+}
+
+/** `text` as it stands inside a JSON string. */
+function jsonText(text: string): Buffer {
+  return Buffer.from(JSON.stringify(text).slice(1, -1));
 }
 
 export function sendCard(req: IncomingMessage, res: ServerResponse, cached: CachedCard, served: ServedCard): void {

@@ -30,6 +30,7 @@ import { relayGrpc } from './relay.js';
 import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
 import type { GrpcChannel } from './channel.js';
+import { rescueGrpcCall } from './rescue.js';
 
 export interface GrpcPipelineDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;
@@ -79,6 +80,13 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
       exchange.emit('onForward', metadata);
       const deadline = deadlineOf(req, exchange.record.startedAt);
       const channel = await deps.agents.channelFor(upstream, exchange.request?.version ?? '1.0');
+
+      // 5. Timeout rescue for blocking sends.
+      if (rescues(exchange)) {
+        const headers = (rpcPath: string, leftMs: number) => h2Headers(rpcPath, channel, metadata, leftMs);
+        const maxBytes = deps.limits.grpc.messageBytes;
+        return await rescueGrpcCall({ call, body, channel, headers, deadline, tracker: deps.tracker, maxBytes });
+      }
 
       // 6. Relay.
       const left = deadline === undefined ? undefined : deadline - Date.now();
@@ -168,6 +176,17 @@ function h2Headers(
   }
   if (leftMs !== undefined) headers['grpc-timeout'] = formatGrpcTimeout(leftMs);
   return headers;
+}
+
+/** A blocking SendMessage (read whole) to an agent with the rescue on. */
+function rescues(exchange: Exchange): boolean {
+  const facts = exchange.request;
+  return (
+    exchange.upstream.config.timeoutRescue.enabled &&
+    facts?.operation === 'SendMessage' &&
+    facts.blocking === true &&
+    facts.body === 'complete'
+  );
 }
 
 function deadlineOf(req: Http2ServerRequest, startedAt: number): number | undefined {

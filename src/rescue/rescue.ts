@@ -16,9 +16,9 @@
  * The agent's task is never canceled, whatever happens to the client.
  */
 import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { TaskState } from '../a2a/task-state.js';
 import { SettleWatch } from './settle.js';
+import { sleep } from './sleep.js';
 import { contentTypeFor } from '../a2a/content-type.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { RescueFacts, RescueStrategy } from '../exchange/record.js';
@@ -409,15 +409,4 @@ function messageEnvelope(send: BlockingSend, eventDoc: unknown): Buffer {
 function restErrorStatus(doc: unknown): number {
   const code = (doc as { error?: { code?: unknown } }).error?.code;
   return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts (the timer is cleared). */
-async function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await delay(ms, undefined, { signal });
-    return true;
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') return false;
-    throw err;
-  }
 }
