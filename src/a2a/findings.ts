@@ -90,7 +90,7 @@ export const RULES = {
   'a2a.version-signals-disagree': {
     section: '§3.6.2 (wire-reference §6.1)',
     severity: 'info',
-    description: 'Declared A2A-Version disagrees with the method name, REST path or payload shape.',
+    description: 'Declared A2A-Version disagrees with the method name, REST path, gRPC package or payload shape.',
   },
   'a2a.jsonrpc-id-mismatch': {
     section: 'JSON-RPC 2.0 §5; §9.4.2 (wire-reference §1.1)',

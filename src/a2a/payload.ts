@@ -43,6 +43,8 @@ export interface ErrorFacts {
   readonly status?: string;
   readonly httpStatus: number;
   readonly message?: string;
+  /** gRPC status code of the `grpc-status` trailer (§10.6); `status` then holds its name. */
+  readonly grpcStatus?: number;
 }
 
 /** Member keys of SendMessageResponse / StreamResponse and what each holds; `msg` is the 0.3 proto name. */

@@ -7,6 +7,7 @@
 import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
 import { scalarOf, typeOfValue, type Json } from '../codec/json-value.js';
 import { encodingOf } from './content-encoding.js';
+import { createGrpcRequestDecoder } from './grpc/request.js';
 import { FindingSink, type Finding } from './findings.js';
 import {
   isStreamingOperation,
@@ -108,7 +109,13 @@ export interface RequestDecoder {
 }
 
 export function createRequestDecoder(head: RequestHead, opts: RequestDecoderOptions): RequestDecoder {
+  // gRPC requests are `application/grpc` or `application/grpc+{codec}` ("gRPC over HTTP/2").
+  if (isGrpcContentType(head.headers['content-type'])) return createGrpcRequestDecoder(head, opts);
   return new Decoder(head, opts);
+}
+
+export function isGrpcContentType(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.trimStart().toLowerCase().startsWith('application/grpc');
 }
 
 // A class, not an object literal with a getter: such literals are built on a slow path, which

@@ -1,6 +1,6 @@
 /**
  * Response decoding: unary JSON (tag, ids, state, error) or an SSE stream (event counts, order,
- * closure), chosen by Content-Type, because agents answer streaming requests with plain JSON
+ * closure), or gRPC messages and trailers (src/a2a/grpc/response.ts), chosen by Content-Type, because agents answer streaming requests with plain JSON
  * errors (capture `v1--edge-rpc-subscribe-unknown-task.http`) and non-streaming ones never with
  * SSE. Pure and incremental; never throws; holds at most about `maxBytes` whatever the body size.
  */
@@ -9,6 +9,7 @@ import { createSseDecoder, type SseDecoder } from '../codec/sse.js';
 import type { RequestContext } from './checks.js';
 import { FindingSink, type Finding } from './findings.js';
 import { encodingOf } from './content-encoding.js';
+import { createGrpcResponseDecoder, grpcMessageCap } from './grpc/response.js';
 import type { ProtocolVersion } from './operations.js';
 import type { ErrorFacts } from './payload.js';
 import { createStreamMachine, type StreamFacts, type StreamMachine, type StreamProgress } from './stream.js';
@@ -54,10 +55,12 @@ export function responseHoldBytes(
   const kind = bodyKindOf(head.contentType);
   if (kind === 'other' || encodingOf(head.contentEncoding) !== undefined) return 0;
   if (kind === 'sse') return Math.min(opts.maxBytes, opts.maxEventBytes ?? opts.maxBytes);
+  // One message at a time, up to the cap (src/codec/grpc-frames.ts).
+  if (kind === 'grpc') return grpcMessageCap(opts);
   return Math.min(opts.maxBytes, opts.parseBufferBytes ?? PARSE_BUFFER_BYTES);
 }
 
-export type ResponseBodyKind = 'json' | 'sse' | 'other' | 'empty';
+export type ResponseBodyKind = 'json' | 'sse' | 'grpc' | 'other' | 'empty';
 
 export interface ResponseFacts {
   readonly httpStatus: number;
@@ -84,6 +87,11 @@ export interface ResponseFacts {
   readonly findings: readonly Finding[];
 }
 
+export interface ResponseEndOptions {
+  readonly aborted?: boolean;
+  readonly trailers?: Readonly<Record<string, string | string[] | undefined>>;
+}
+
 export interface ResponseDecoder {
   push(chunk: Uint8Array): void;
   /** The task an SSE stream is about as soon as an event named it; JSON bodies tell only at `end`. */
@@ -92,7 +100,11 @@ export interface ResponseDecoder {
   readonly streamContextId: string | undefined;
   /** An SSE stream's state changes and artifact updates so far; undefined for other bodies. */
   readonly streamProgress: StreamProgress | undefined;
-  end(opts?: { aborted?: boolean }): ResponseFacts;
+  /**
+   * `trailers`: the HTTP trailers (gRPC puts its status there; a trailers-only gRPC answer passes
+   * its headers). The JSON and SSE decoders ignore them.
+   */
+  end(opts?: ResponseEndOptions): ResponseFacts;
   /** Body bytes held right now (for memory-bound tests). */
   readonly heldBytes: number;
 }
@@ -106,6 +118,7 @@ export function createResponseDecoder(
   const encoding = encodingOf(head.contentEncoding);
   if (encoding !== undefined && kind !== 'other') return new OpaqueDecoder(head, `response body is ${encoding}`);
   if (kind === 'sse') return new SseResponseDecoder(req, head, opts);
+  if (kind === 'grpc') return createGrpcResponseDecoder(req, head, opts);
   if (kind === 'json') return new JsonResponseDecoder(req, head, opts);
   return new OpaqueDecoder(head, undefined);
 }
@@ -125,6 +138,8 @@ function bodyKindOf(contentType: string | undefined): Exclude<ResponseBodyKind, 
 
 function kindOfMediaType(type: string): Exclude<ResponseBodyKind, 'empty'> {
   if (type === 'text/event-stream') return 'sse';
+  // application/grpc and application/grpc+proto ("gRPC over HTTP/2" Content-Type).
+  if (type.startsWith('application/grpc')) return 'grpc';
   // application/json, application/a2a+json (§11.1), application/problem+json; none given: try.
   if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
   return 'other';

@@ -69,6 +69,11 @@ export interface StreamProgress {
 
 export interface StreamMachine extends StreamProgress {
   onEvent(event: SseEvent): void;
+  /**
+   * One event already decoded by another binding (gRPC StreamResponse, src/a2a/grpc/response.ts):
+   * its payload, or `error` with the error's facts, or `other`.
+   */
+  onDecoded(event: Payload | 'error' | 'other', error?: ErrorFacts): void;
   /** The task the stream is about, once an event has named it (before the stream ends). */
   readonly currentTaskId: string | undefined;
   /** Its context, likewise. */
@@ -127,7 +132,19 @@ class Machine implements StreamMachine {
     if (this.firstEventMs === undefined && this.clock !== undefined && this.startedAt !== undefined) {
       this.firstEventMs = this.clock() - this.startedAt;
     }
-    const classified = this.classify(event);
+    this.apply(this.classify(event));
+  }
+
+  onDecoded(event: Payload | 'error' | 'other', error?: ErrorFacts): void {
+    // A gRPC error comes in the trailers, at the end: no event to time.
+    if (event === 'error') this.error ??= error;
+    else if (this.firstEventMs === undefined && this.clock !== undefined && this.startedAt !== undefined) {
+      this.firstEventMs = this.clock() - this.startedAt;
+    }
+    this.apply(event);
+  }
+
+  private apply(classified: Payload | 'error' | 'other'): void {
     const payload = typeof classified === 'string' ? undefined : classified;
     const kind: StreamEventKind = typeof classified === 'string' ? classified : (classified.kind ?? 'other');
     this.checkOrder(kind, payload);

@@ -1,13 +1,14 @@
 /**
  * Which A2A version a request speaks (wire-reference §1.4, §6.1, §8 checklist).
  * Order: `A2A-Version` header, then the `A2A-Version` query parameter (§3.6.1), then what the
- * request itself shows (JSON-RPC method name, REST `/v1/` prefix, payload shape), and with no
+ * request itself shows (JSON-RPC method name, REST `/v1/` prefix, gRPC package, payload shape), and with no
  * signal at all 0.3, as servers must assume (§3.6.1, §3.6.2).
  */
 import type { FindingSink } from './findings.js';
 import type { ProtocolVersion } from './operations.js';
 
-export type VersionSignal = 'header' | 'query' | 'jsonrpc-method' | 'rest-path' | 'payload' | 'default';
+export type VersionSignal =
+  'header' | 'query' | 'jsonrpc-method' | 'rest-path' | 'grpc-package' | 'payload' | 'default';
 
 export interface VersionEvidence {
   /** Raw `a2a-version` header value. */
@@ -18,6 +19,8 @@ export interface VersionEvidence {
   readonly method: ProtocolVersion | undefined;
   /** `0.3` for a `/v1/...` REST route, `1.0` for any other REST route. */
   readonly restPath: ProtocolVersion | undefined;
+  /** `0.3` for a gRPC method of package `a2a.v1`, `1.0` for `lf.a2a.v1` (wire-reference §6.1). */
+  readonly grpcPackage?: ProtocolVersion | undefined;
   /** What the body looks like (`kind` keys, lowercase enums, `content` parts → 0.3). */
   readonly payload: ProtocolVersion | undefined;
 }
@@ -64,6 +67,10 @@ const DECISIONS: Readonly<Record<VersionSignal, Readonly<Record<ProtocolVersion,
     '0.3': { version: '0.3', signal: 'jsonrpc-method' },
   },
   'rest-path': { '1.0': { version: '1.0', signal: 'rest-path' }, '0.3': { version: '0.3', signal: 'rest-path' } },
+  'grpc-package': {
+    '1.0': { version: '1.0', signal: 'grpc-package' },
+    '0.3': { version: '0.3', signal: 'grpc-package' },
+  },
   payload: { '1.0': { version: '1.0', signal: 'payload' }, '0.3': { version: '0.3', signal: 'payload' } },
   default: { '1.0': { version: '1.0', signal: 'default' }, '0.3': { version: '0.3', signal: 'default' } },
 };
@@ -76,6 +83,7 @@ export function decideVersion(evidence: VersionEvidence, findings: FindingSink):
     const disagreeing =
       (evidence.method !== undefined && evidence.method !== version) ||
       (evidence.restPath !== undefined && evidence.restPath !== version) ||
+      (evidence.grpcPackage !== undefined && evidence.grpcPackage !== version) ||
       (evidence.payload !== undefined && evidence.payload !== version);
     if (disagreeing) findings.add('a2a.version-signals-disagree', `declared ${version}`);
     return declared;
@@ -107,6 +115,7 @@ function declaredVersion(
 function sniffVersion(evidence: VersionEvidence): VersionDecision | undefined {
   if (evidence.method !== undefined) return DECISIONS['jsonrpc-method'][evidence.method];
   if (evidence.restPath !== undefined) return DECISIONS['rest-path'][evidence.restPath];
+  if (evidence.grpcPackage !== undefined) return DECISIONS['grpc-package'][evidence.grpcPackage];
   if (evidence.payload !== undefined) return DECISIONS.payload[evidence.payload];
   return undefined;
 }

@@ -76,6 +76,11 @@ export class Exchange {
   request: RequestFacts | undefined;
   /** Why classifying the request failed, if it did (a decoder bug: inspection reports it). */
   requestFailure: string | undefined;
+  /**
+   * The response's HTTP trailers, set by the gRPC forwarder before `finish` (gRPC's status lives
+   * there; a trailers-only answer sets its headers). Undefined for the JSON bindings.
+   */
+  responseTrailers: ResponseHeaders | undefined = undefined;
   private finished = false;
 
   constructor(

@@ -123,7 +123,11 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       const request = exchange.request;
       let response: ResponseFacts | undefined;
       const aborted = exchange.record.outcome !== 'complete';
-      if (inspection.response) guarded(inspection, () => (response = inspection.response!.end({ aborted })));
+      if (inspection.response)
+        guarded(
+          inspection,
+          () => (response = inspection.response!.end({ aborted, trailers: exchange.responseTrailers })),
+        );
       inspection.response = undefined;
       const record = exchange.record;
       if (request) {

@@ -1,0 +1,75 @@
+/**
+ * The few protobuf reading steps the gRPC decoders share, on `@bufbuild/protobuf/wire`'s
+ * BinaryReader: visit the fields of one message, read only those wanted, skip the rest by wire
+ * type (protobuf encoding guide: unknown fields are skipped). A field of an unexpected wire
+ * type is skipped too, not trusted. The reader throws on malformed bytes; `tryDecode` is the one
+ * place that turns a throw into `undefined` (principle 5: the decoders never throw).
+ */
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+
+export { WireType };
+
+/** Called per field; must consume the field (read it, or `r.skip(wireType)`). */
+export type FieldVisitor = (fieldNo: number, wireType: WireType, r: BinaryReader) => void;
+
+/** Visits every field of `bytes`; throws on malformed bytes (use under `tryDecode`). */
+export function eachField(bytes: Uint8Array, visit: FieldVisitor): void {
+  const r = new BinaryReader(bytes);
+  while (r.pos < r.len) {
+    const [fieldNo, wireType] = r.tag();
+    const before = r.pos;
+    visit(fieldNo, wireType, r);
+    if (r.pos === before) r.skip(wireType, fieldNo);
+  }
+  if (r.pos > r.len) throw new RangeError('message ends inside a field');
+}
+
+/** `decode()`, or `undefined` when the bytes are not valid protobuf. */
+export function tryDecode<T>(decode: () => T): T | undefined {
+  try {
+    return decode();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A length-delimited string field, or skip the field. */
+export function stringField(wireType: WireType, r: BinaryReader): string | undefined {
+  if (wireType !== WireType.LengthDelimited) {
+    r.skip(wireType);
+    return undefined;
+  }
+  return r.string();
+}
+
+/** An embedded message (its bytes, a view into the message), or skip the field. */
+export function messageField(wireType: WireType, r: BinaryReader): Uint8Array | undefined {
+  if (wireType !== WireType.LengthDelimited) {
+    r.skip(wireType);
+    return undefined;
+  }
+  return r.bytes();
+}
+
+/** A varint field (int32, enum, bool), or skip the field. */
+export function varintField(wireType: WireType, r: BinaryReader): number | undefined {
+  if (wireType !== WireType.Varint) {
+    r.skip(wireType);
+    return undefined;
+  }
+  return r.int32();
+}
+
+/** The id of a 0.3 resource name `tasks/{id}` or `tasks/{id}/pushNotificationConfigs/{cfg}` (wire-reference §6.4). */
+export function taskOfName(name: string | undefined): string | undefined {
+  if (name === undefined || !name.startsWith('tasks/')) return undefined;
+  const end = name.indexOf('/', 6);
+  const id = end < 0 ? name.slice(6) : name.slice(6, end);
+  return id === '' ? undefined : id;
+}
+
+/** The config id of `tasks/{id}/pushNotificationConfigs/{cfg}`. */
+export function configOfName(name: string | undefined): string | undefined {
+  const m = name === undefined ? null : /^tasks\/[^/]+\/pushNotificationConfigs\/([^/]+)$/.exec(name);
+  return m?.[1];
+}
