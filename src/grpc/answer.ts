@@ -8,7 +8,7 @@
  * src/proxy/a2a-error.ts) get the status and ErrorInfo an A2A agent gives them.
  */
 import type { Http2ServerResponse } from 'node:http2';
-import { encodeGrpcMessage, encodeStatusDetails } from '../a2a/grpc/status.js';
+import { encodeStatusDetails, percentEncodeGrpcMessage } from '../a2a/grpc/status.js';
 import { A2AError } from '../proxy/a2a-error.js';
 import { GatewayError } from '../transport/errors.js';
 import { GRPC_STATUS, grpcStatusOf } from './status-codes.js';
@@ -47,7 +47,7 @@ export function statusTrailers(failure: GrpcFailure): Record<string, string> {
   const details = encodeStatusDetails(failure);
   return {
     'grpc-status': String(failure.code),
-    'grpc-message': encodeGrpcMessage(failure.message),
+    'grpc-message': percentEncodeGrpcMessage(failure.message),
     'grpc-status-details-bin': Buffer.from(details).toString('base64'),
   };
 }

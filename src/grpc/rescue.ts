@@ -120,8 +120,10 @@ class GrpcRescue {
   /** 1. The send with return_immediately; undefined when the agent ignored it past the deadline (answered). */
   private async sendNonBlocking(): Promise<UnaryReply | undefined> {
     const message = onlyMessage(this.req.body, this.req.maxBytes);
-    if (!message) throw new GatewayError('REQUEST_INVALID', 'a SendMessage request is one uncompressed gRPC message');
-    const body = encodeGrpcFrame(withReturnImmediately(message, this.facts0.version));
+    const nonBlocking = message && withReturnImmediately(message, this.facts0.version);
+    if (!nonBlocking)
+      throw new GatewayError('REQUEST_INVALID', 'a SendMessage request is one uncompressed protobuf message');
+    const body = encodeGrpcFrame(nonBlocking);
     try {
       return await this.unary(this.req.call.req.url, body);
     } catch (err) {
