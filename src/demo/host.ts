@@ -42,6 +42,11 @@ export interface HostOptions {
   middleware?: express.RequestHandler[];
   /** Called once on close(), before the sockets are dropped (e.g. to stop running tasks). */
   onClose?: () => void;
+  /**
+   * Interfaces served elsewhere (e.g. a gRPC server the caller runs on `requestHandler`),
+   * listed after the HTTP ones; with compatV03 each binding here is advertised at 0.3 too.
+   */
+  extraInterfaces?: AgentInterface[];
 }
 
 export interface HostedAgent {
@@ -49,6 +54,8 @@ export interface HostedAgent {
   url: string;
   port: number;
   card: AgentCard;
+  /** The one request handler behind every binding, so other bindings can share its tasks. */
+  requestHandler: DefaultRequestHandler;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -99,6 +106,7 @@ export async function hostAgent(opts: HostOptions): Promise<HostedAgent> {
     url,
     port,
     card,
+    requestHandler: handler,
     server,
     close: () => {
       closing ??= (async () => {
@@ -117,8 +125,9 @@ function buildCard(opts: HostOptions, baseUrl: string): AgentCard {
     tenant: '',
     protocolVersion: A2A_PROTOCOL_VERSION,
   });
-  const v1 = [iface(JSONRPC_PATH, 'JSONRPC'), iface(REST_PATH, 'HTTP+JSON')];
-  const supportedInterfaces = opts.compatV03 ? duplicateInterfacesForLegacy(v1, ['JSONRPC', 'HTTP+JSON']) : v1;
+  const v1 = [iface(JSONRPC_PATH, 'JSONRPC'), iface(REST_PATH, 'HTTP+JSON'), ...(opts.extraInterfaces ?? [])];
+  const bindings = [...new Set(v1.map((i) => i.protocolBinding))];
+  const supportedInterfaces = opts.compatV03 ? duplicateInterfacesForLegacy(v1, bindings) : v1;
   const { name, description, ...rest } = opts.card;
   const capabilities = {
     ...opts.card.capabilities,

@@ -24,6 +24,8 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import type { CallOptions } from '@grpc/grpc-js';
 import type { Message as MessageV03, MessageSendParams, Part as PartV03 } from 'a2a-sdk-v03';
 import {
   ClientFactory as ClientFactoryV03,
@@ -35,7 +37,8 @@ import {
 } from 'a2a-sdk-v03/client';
 import { sendRequest, textPart, userMessage } from '../../src/demo/v1-events.js';
 
-export type TransportName = 'JSONRPC' | 'HTTP+JSON';
+/** 'GRPC' is for the 1.3.0 client only: the 0.3.14 factory has no gRPC transport and rejects it. */
+export type TransportName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
 /** Options both SDKs' helpers take: the transport to prefer and, optionally, the `fetch` to use. */
 export interface ClientOptions {
@@ -52,21 +55,41 @@ export interface ClientV1Options extends ClientOptions {
    * interface gets the legacy transport (0.3 wire shapes, A2A-Version: 0.3).
    */
   legacyCompat?: boolean;
+  /** Call options for every gRPC call (e.g. a deadline); the channel is always insecure. */
+  grpcCallOptions?: Partial<CallOptions>;
+  /**
+   * Keep only the card's interfaces at this protocolVersion. The 1.3.0 factory picks the
+   * 1.0 entry of a binding whenever the card has one (ClientFactory.createFromNormalizedAgentCard),
+   * so this is how a test makes it take a compat peer's '0.3' interface.
+   */
+  onlyProtocolVersion?: string;
 }
 
 /** A 1.3.0 (A2A 1.0) client for the agent whose card lives under `baseUrl`. */
-export function clientV1(baseUrl: string, opts: ClientV1Options): Promise<Client> {
+export async function clientV1(baseUrl: string, opts: ClientV1Options): Promise<Client> {
   const legacyCompat = opts.legacyCompat ? { legacyCompat: { enabled: true } } : {};
   const transport = { ...legacyCompat, ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}) };
-  const card = { ...legacyCompat, ...(opts.cardFetchImpl ? { fetchImpl: opts.cardFetchImpl } : {}) };
+  const grpc = { ...legacyCompat, ...(opts.grpcCallOptions ? { grpcCallOptions: opts.grpcCallOptions } : {}) };
+  const resolver = new DefaultAgentCardResolver({
+    ...legacyCompat,
+    ...(opts.cardFetchImpl ? { fetchImpl: opts.cardFetchImpl } : {}),
+  });
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       preferredTransports: [opts.transport],
-      transports: [new JsonRpcTransportFactory(transport), new RestTransportFactory(transport)],
-      cardResolver: new DefaultAgentCardResolver(card),
+      transports: [
+        new JsonRpcTransportFactory(transport),
+        new RestTransportFactory(transport),
+        new GrpcTransportFactory(grpc),
+      ],
+      cardResolver: resolver,
     }),
   );
-  return factory.createFromUrl(baseUrl);
+  const only = opts.onlyProtocolVersion;
+  if (only === undefined) return factory.createFromUrl(baseUrl);
+  const card = await resolver.resolve(baseUrl);
+  const supportedInterfaces = card.supportedInterfaces.filter((i) => i.protocolVersion === only);
+  return factory.createFromAgentCard({ ...card, supportedInterfaces });
 }
 
 /** A 0.3.14 (A2A 0.3) client for the agent whose card lives under `baseUrl`. */

@@ -13,7 +13,9 @@ export interface Peer {
   /** Base URL, no trailing slash (includes the prefix, if any). */
   url: string;
   port: number;
-  /** Every HTTP request the peer received, oldest first. */
+  /** `127.0.0.1:<port>` of the gRPC binding, when the peer serves one. */
+  grpcUrl?: string;
+  /** Every HTTP request (and gRPC call: `POST /<service>/<Method>`, metadata as headers) the peer received, oldest first. */
   requests: RecordedRequest[];
   close(): Promise<void>;
 }

@@ -1,16 +1,23 @@
 // A real @a2a-js/sdk 1.3.0 agent on loopback, behaving like the agent in the captures.
 import { hostAgent, type CardTemplate } from '../../src/demo/host.js';
 import { PeerV1Executor } from './peer-v1-agent.js';
+import { startGrpcHost, type GrpcHost } from './peer-grpc.js';
 import { PEER_SKILL, recordRequests, type Peer, type PeerOptions, type RecordedRequest } from './peer-common.js';
 
 export interface PeerV1Options extends PeerOptions {
   /** Enable the SDK's v0.3 compatibility layer (hybrid card with Vary: A2A-Version, 0.3 routes). */
   compatV03?: boolean;
+  /**
+   * Also serve the gRPC binding (Peer.grpcUrl) on the same request handler; the card lists
+   * it after the HTTP ones (and at 0.3 too with compatV03). gRPC calls land in `requests`.
+   */
+  grpc?: boolean;
 }
 
 export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
   const requests: RecordedRequest[] = [];
   const executor = new PeerV1Executor({ stepMs: opts.stepMs ?? 150, slowMs: opts.slowMs ?? 8000 });
+  const grpc = opts.grpc ? await startGrpcHost(requests) : undefined;
   const hosted = await hostAgent({
     prefix: opts.prefix,
     card: peerCard(opts.streaming ?? true),
@@ -19,8 +26,16 @@ export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
     extendedCard: opts.extendedCard ? extendCard : undefined,
     middleware: [recordRequests(requests)],
     onClose: () => executor.runs.abortAll(),
+    extraInterfaces: grpc ? [grpc.iface] : [],
   });
-  return { url: hosted.url, port: hosted.port, requests, close: hosted.close };
+  grpc?.serve(hosted.requestHandler, opts.compatV03 === true);
+  return { url: hosted.url, port: hosted.port, grpcUrl: grpc?.url, requests, close: closeBoth(hosted, grpc) };
+}
+
+function closeBoth(hosted: { close(): Promise<void> }, grpc: GrpcHost | undefined): () => Promise<void> {
+  return async () => {
+    await Promise.all([hosted.close(), grpc?.close()]);
+  };
 }
 
 function peerCard(streaming: boolean): CardTemplate {

@@ -9,17 +9,24 @@ import { sdkScenariosV1, senderV1, streamV1 } from './scenarios.js';
 
 const STEP = 30;
 const TRANSPORTS: TransportName[] = ['JSONRPC', 'HTTP+JSON'];
+/** Where `send` lands, per transport (gRPC: the method path of lf.a2a.v1.A2AService). */
+const SEND_PATH: Record<TransportName, string> = {
+  JSONRPC: 'POST /a2a/jsonrpc',
+  'HTTP+JSON': 'POST /a2a/rest/message:send',
+  GRPC: 'POST /lf.a2a.v1.A2AService/SendMessage',
+};
 
-describe.each(TRANSPORTS)('SDK 1.3.0 peer over %s', (transport) => {
+describe.each([...TRANSPORTS, 'GRPC' as const])('SDK 1.3.0 peer over %s', (transport) => {
   let peer: Peer;
   beforeAll(async () => {
-    peer = await startPeerV1({ stepMs: STEP, slowMs: 400, extendedCard: true });
+    peer = await startPeerV1({ stepMs: STEP, slowMs: 400, extendedCard: true, grpc: true });
   });
   afterAll(() => peer.close());
   const client = () => withDeadline(clientV1(asBase(peer.url), { transport }), 5000, 'card resolution');
   const send = senderV1(client);
 
-  sdkScenariosV1(client, { transport, extendedCard: true });
+  // Port 9 (discard): the round trip runs on a parked task, so the peer never calls it.
+  sdkScenariosV1(client, { transport, extendedCard: true, pushWebhook: 'http://127.0.0.1:9/hook' });
 
   it('streams a question as a single message event', async () => {
     expect(trace(await streamV1(await client(), 'streamed question?'))).toEqual(['message']);
@@ -49,7 +56,7 @@ describe.each(TRANSPORTS)('SDK 1.3.0 peer over %s', (transport) => {
     const seen = peer.requests.slice(before);
     expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /.well-known/agent-card.json',
-      transport === 'JSONRPC' ? 'POST /a2a/jsonrpc' : 'POST /a2a/rest/message:send',
+      SEND_PATH[transport],
     ]);
     expect(seen.every((r) => r.headers['a2a-version'] === '1.0')).toBe(true);
   });
@@ -70,6 +77,34 @@ describe('SDK 1.3.0 peer card and mounting', () => {
       ]);
       expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true, extendedAgentCard: false });
       expect(res.headers.get('vary')).toBeNull();
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('advertises the gRPC binding last and shares its tasks with JSON-RPC', async () => {
+    const peer = await startPeerV1({ grpc: true, stepMs: STEP });
+    try {
+      const res = await fetch(`${peer.url}/.well-known/agent-card.json`, {
+        headers: { 'A2A-Version': '1.0' },
+        ...within(2000),
+      });
+      const card = (await res.json()) as { supportedInterfaces: unknown[] };
+      expect(peer.grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(card.supportedInterfaces).toHaveLength(3);
+      expect(card.supportedInterfaces[2]).toEqual({
+        url: peer.grpcUrl,
+        protocolBinding: 'GRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      });
+      const rpc = await withDeadline(clientV1(asBase(peer.url), { transport: 'JSONRPC' }), 5000, 'card');
+      const task = asTask(await rpc.sendMessage(sendRequestV1(userMessageV1('needs input')), within(5000)));
+      const grpc = await withDeadline(clientV1(asBase(peer.url), { transport: 'GRPC' }), 5000, 'card');
+      expect(stateName((await grpc.getTask({ tenant: '', id: task.id }, within(2000))).status?.state)).toBe(
+        'INPUT_REQUIRED',
+      );
+      expect(peer.requests.at(-1)).toMatchObject({ method: 'POST', path: '/lf.a2a.v1.A2AService/GetTask' });
     } finally {
       await peer.close();
     }

@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from 'a2a-sdk-v03';
 import type { Client as ClientV03 } from 'a2a-sdk-v03/client';
 import { sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from './clients.js';
@@ -49,6 +50,24 @@ export interface ScenarioOptionsV1 {
   transport?: TransportName;
   /** The agent serves the extended card of the SDK 1.3.0 peer. */
   extendedCard?: boolean;
+  /** Run the push-config round trip with this webhook URL (one the agent side accepts). */
+  pushWebhook?: string;
+}
+
+/** Create, get, list, delete a push config on a parked task (so the webhook is never called). */
+async function pushConfigRoundTrip(c: Client, send: ReturnType<typeof senderV1>, url: string): Promise<void> {
+  const task = asTask(await send('needs input'));
+  const ref = { tenant: '', taskId: task.id, id: 'cfg-1' };
+  const created = await c.createTaskPushNotificationConfig(
+    { ...ref, url, token: 'tok', authentication: undefined },
+    within(2000),
+  );
+  expect(created.url).toBe(url);
+  expect((await c.getTaskPushNotificationConfig(ref, within(2000))).token).toBe('tok');
+  const list = { tenant: '', taskId: task.id, pageSize: 0, pageToken: '' };
+  expect((await c.listTaskPushNotificationConfig(list, within(2000))).configs.map((x) => x.id)).toEqual(['cfg-1']);
+  await c.deleteTaskPushNotificationConfig(ref, within(2000));
+  expect((await c.listTaskPushNotificationConfig(list, within(2000))).configs).toEqual([]);
 }
 
 /** The 1.0 scenarios, driven by the SDK 1.3.0 client `client()` gives. */
@@ -146,6 +165,18 @@ export function sdkScenariosV1(client: () => Promise<Client>, opts: ScenarioOpti
     expect(list.tasks.map((t) => t.id)).toContain(task.id);
   });
 
+  it('raises TaskNotFoundError for an unknown task', async () => {
+    const c = await client();
+    await expect(c.getTask({ tenant: '', id: 'no-such-task' }, within(2000))).rejects.toBeInstanceOf(TaskNotFoundError);
+  });
+
+  const { pushWebhook } = opts;
+  if (pushWebhook) {
+    it('keeps push configs of a task: create, get, list, delete', async () => {
+      await pushConfigRoundTrip(await client(), send, pushWebhook);
+    });
+  }
+
   if (opts.extendedCard) {
     it('serves the extended card', async () => {
       const card = await (await client()).getAgentCard(within(2000));
@@ -156,12 +187,13 @@ export function sdkScenariosV1(client: () => Promise<Client>, opts: ScenarioOpti
 }
 
 /**
- * The second chunk as the client reports it. The peers send append:true,lastChunk:true on both
- * transports, but the 0.3 REST decoders (0.3.14 RestTransport, 1.3.0 LegacyRestTransport:
- * FromProto.taskArtifactUpdateEvent) drop `append` and keep only `lastChunk`.
+ * The second chunk as a 0.3 client reports it. The peers send append:true,lastChunk:true on
+ * every binding, but the 0.3 proto decoders (0.3.14 RestTransport; 1.3.0 LegacyRestTransport
+ * and LegacyGrpcTransport, both via compat FromProto.taskArtifactUpdateEvent) drop `append`
+ * and keep only `lastChunk`; only 0.3 JSON-RPC carries both.
  */
 export const lastChunk = (transport: TransportName): string =>
-  transport === 'HTTP+JSON' ? 'artifact+last' : 'artifact+append+last';
+  transport === 'JSONRPC' ? 'artifact+append+last' : 'artifact+last';
 
 export type Event03 = Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;
 
