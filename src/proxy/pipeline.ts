@@ -39,6 +39,8 @@ import { resolveStrategy } from '../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
 import type { ClientLimits } from '../transport/client-limits.js';
 import type { TaskTracker } from '../tasks/tracker.js';
+import type { GrpcPorts } from '../grpc/listeners.js';
+import { gatewayGrpcAuthority } from '../grpc/card-address.js';
 
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
@@ -64,6 +66,8 @@ export interface PipelineDeps {
   readonly cardSecurity?: CardSecurity;
   /** The task tracker, for the timeout rescue's gateway-only sightings (src/rescue/rescue.ts). */
   readonly tracker: TaskTracker;
+  /** Where the gateway serves gRPC (the cards' GRPC interfaces point there: src/grpc/card-address.ts). */
+  readonly grpcPorts: GrpcPorts;
 }
 
 export function createAgentPipeline(deps: PipelineDeps) {
@@ -108,7 +112,9 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const bare = q === -1 ? path : path.slice(0, q);
       if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(bare)) {
         const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
-        return await serveCard(exchange, cards, cardPath, publicAgentUrl(), errorContext, deps.cardSecurity);
+        const publicUrl = publicAgentUrl();
+        const grpc = gatewayGrpcAuthority(agent, upstream.config.hosts, new URL(publicUrl).hostname, deps.grpcPorts);
+        return await serveCard(exchange, cards, cardPath, { publicUrl, grpc }, errorContext, deps.cardSecurity);
       }
 
       // 5. The headers the agent gets; observers may add to them.
@@ -284,14 +290,15 @@ async function serveCard(
   exchange: Exchange,
   cards: CardCache,
   cardPath: string,
-  publicAgentUrl: string,
+  /** Where the agent is at the gateway: its public URL and its gRPC `host:port` (if it has a gRPC route). */
+  at: { publicUrl: string; grpc: string | undefined },
   errorContext: ErrorContext,
   security: CardSecurity | undefined,
 ): Promise<void> {
   const { req, res, upstream } = exchange;
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
-    const served = renderCard(cached, upstream.config.url, publicAgentUrl, security);
+    const served = renderCard(cached, upstream.config.url, at.publicUrl, security, at.grpc);
     exchange.record.bytesOut = served.length;
     sendCard(req, res, cached, served);
   } catch (err) {

@@ -106,6 +106,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     access: access.gate,
     cardSecurity: access.cardSecurity,
     tracker: shared.tracker,
+    grpcPorts: shared.grpcPorts,
   });
   const common = {
     upstreams,
