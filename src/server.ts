@@ -1,5 +1,6 @@
 /**
- * The HTTP listener. `/agents/{name}/…` goes straight to the agent pipeline on node:http —
+ * The HTTP listener. A request whose `Host` is one of an agent's `hosts`, and `/agents/{name}/…`,
+ * go straight to the agent pipeline on node:http —
  * the forwarding path is the product's hot path, and measurement (bench/RESULTS.md) showed a
  * fetch-API adapter in front of it costs several times its throughput. Everything else goes to
  * the hono control app. Both come from the config's current generation (src/reload/generation.ts):
@@ -9,7 +10,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { resolvePathRoute } from './proxy/route.js';
+import { agentForHost, resolvePathRoute, type HostRoutes } from './proxy/route.js';
 import { GatewayError } from './transport/errors.js';
 import { REST_CONTEXT, sendGatewayError } from './proxy/error-response.js';
 import { refusalOf } from './proxy/request-checks.js';
@@ -23,8 +24,11 @@ export interface TrafficHandlers {
     res: ServerResponse,
     agent: string,
     rest: string,
+    byHost: boolean,
   ) => Promise<void>;
   readonly agentNames: ReadonlySet<string>;
+  /** Hostname → agent (`agents.{name}.hosts`), routed before paths. */
+  readonly hostRoutes: HostRoutes;
   /** The hono control app, as a node:http listener (`trafficHandlers` makes it). */
   readonly control: RequestListener;
   readonly trust: PeerTrust;
@@ -48,44 +52,60 @@ export function createGatewayServer(deps: ServerDeps): Server {
   const server = createServer(serverOptions(deps.limits), (req, res) => {
     const handlers = deps.handlers.current;
     const url = req.url ?? '/';
+    // Host routing first: the target as is (origin-form only, RFC 9112 §3.2.1; an absolute-form
+    // or `*` target goes on to path routing and its 404).
+    const byHost = agentForHost(handlers.hostRoutes, req.headers.host);
+    if (byHost !== undefined && url.startsWith('/')) return toAgent(deps, handlers, req, res, byHost, url, true);
     const route = resolvePathRoute(url);
-    if (route.kind === 'agent') {
-      if (deps.isDraining()) {
-        sendGatewayError(
-          res,
-          new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance'),
-          REST_CONTEXT,
-          { connection: 'close' },
-        );
-        return;
-      }
-      void handlers.handleAgentRequest(req, res, route.agent, route.rest);
-      return;
-    }
+    if (route.kind === 'agent') return toAgent(deps, handlers, req, res, route.agent, route.rest, false);
     // The agent pipeline checks its own requests (and answers in the caller's protocol).
     const refusal = refusalOf(req, handlers.trust.isTrusted(req), handlers.limits.headerCount);
     if (refusal) return sendGatewayError(res, refusal, REST_CONTEXT);
-    if (route.kind === 'agent-no-slash' && handlers.agentNames.has(route.agent)) {
-      // Without the slash an A2A client resolves `.well-known/agent-card.json` one level up
-      // (URL resolution, RFC 3986 §5.2). GET/HEAD can safely be redirected; anything else is told.
-      const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-      const target = `/agents/${encodeURIComponent(route.agent)}/${query}`;
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        res.writeHead(308, { location: target, 'content-type': 'application/json' });
-        res.end(JSON.stringify({ redirect: target, message: `use the agent URL with a trailing slash: ${target}` }));
-      } else {
-        sendGatewayError(
-          res,
-          new GatewayError('AGENT_NOT_FOUND', `use the agent URL with a trailing slash: ${target}`, {
-            agent: route.agent,
-          }),
-          REST_CONTEXT,
-        );
-      }
-      return;
-    }
+    if (route.kind === 'agent-no-slash' && handlers.agentNames.has(route.agent))
+      return redirectToSlash(req, res, url, route.agent);
     void handlers.control(req, res);
   });
   applyClientLimits(server, deps.limits);
   return server;
+}
+
+/** The agent pipeline, unless the gateway drains. */
+function toAgent(
+  deps: ServerDeps,
+  handlers: TrafficHandlers,
+  req: IncomingMessage,
+  res: ServerResponse,
+  agent: string,
+  rest: string,
+  byHost: boolean,
+): void {
+  if (deps.isDraining()) {
+    sendGatewayError(
+      res,
+      new GatewayError('SHUTTING_DOWN', 'the gateway is shutting down; retry on another instance'),
+      REST_CONTEXT,
+      { connection: 'close' },
+    );
+    return;
+  }
+  void handlers.handleAgentRequest(req, res, agent, rest, byHost);
+}
+
+/**
+ * `/agents/{name}` without the slash: an A2A client resolves `.well-known/agent-card.json` one
+ * level up (URL resolution, RFC 3986 §5.2). GET/HEAD can safely be redirected; anything else is told.
+ */
+function redirectToSlash(req: IncomingMessage, res: ServerResponse, url: string, agent: string): void {
+  const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+  const target = `/agents/${encodeURIComponent(agent)}/${query}`;
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    res.writeHead(308, { location: target, 'content-type': 'application/json' });
+    res.end(JSON.stringify({ redirect: target, message: `use the agent URL with a trailing slash: ${target}` }));
+    return;
+  }
+  sendGatewayError(
+    res,
+    new GatewayError('AGENT_NOT_FOUND', `use the agent URL with a trailing slash: ${target}`, { agent }),
+    REST_CONTEXT,
+  );
 }

@@ -18,6 +18,8 @@ export interface AgentStatus {
   name: string;
   /** Where clients should point their A2A client (note the trailing slash). */
   url: string;
+  /** The agent's own hosts (`agents.{name}.hosts`), each at its root: also where clients may point. */
+  hostUrls?: string[];
   upstream: string;
   reachable: boolean;
   card?: Record<string, unknown>;
@@ -34,6 +36,7 @@ export interface AgentStatus {
 export interface PublicAgentStatus {
   name: string;
   url: string;
+  hostUrls?: string[];
   /** The card could be had just now (fetched, or reused from the last `CATALOG_REUSE_MS`). */
   ready: boolean;
   card?: Record<string, unknown>;
@@ -136,6 +139,7 @@ export class CardRegistry {
   async status(upstream: Upstream, publicBase: string): Promise<AgentStatus> {
     const url = `${publicBase}/agents/${encodeURIComponent(upstream.name)}`;
     const entry: AgentStatus = { name: upstream.name, url: `${url}/`, upstream: upstream.config.url, reachable: false };
+    if (upstream.config.hosts.length > 0) entry.hostUrls = hostUrls(publicBase, upstream.config.hosts);
     try {
       const recent = this.known.get(upstream.name);
       const cached =
@@ -155,8 +159,8 @@ export class CardRegistry {
 
   /** One public catalog entry: `status` without what only operators may see. */
   async publicStatus(upstream: Upstream, publicBase: string): Promise<PublicAgentStatus> {
-    const { name, url, reachable, card } = await this.status(upstream, publicBase);
-    return card ? { name, url, ready: reachable, card } : { name, url, ready: reachable };
+    const { name, url, hostUrls, reachable, card } = await this.status(upstream, publicBase);
+    return { name, url, ...(hostUrls ? { hostUrls } : {}), ready: reachable, ...(card ? { card } : {}) };
   }
 
   /** The served card as an object, parsed once per card and public URL. */
@@ -168,4 +172,14 @@ export class CardRegistry {
     if (known?.cached === cached) known.rendered = { publicUrl, body, card };
     return card;
   }
+}
+
+/**
+ * Where an agent's `hosts` are reached, for the catalogs: each host at the root, with the scheme
+ * and port of the gateway's public URL (the same listener serves them). IPv6 literals bracketed.
+ */
+function hostUrls(publicBase: string, hosts: readonly string[]): string[] {
+  const base = new URL(publicBase);
+  const port = base.port ? `:${base.port}` : '';
+  return hosts.map((h) => `${base.protocol}//${h.includes(':') ? `[${h}]` : h}${port}/`);
 }

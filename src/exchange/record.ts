@@ -132,7 +132,7 @@ export interface ExchangeRecord {
   traceId?: string;
   agent: string;
   httpMethod: string;
-  /** Path below /agents/{name}, with the query string. */
+  /** Path below /agents/{name} (routed by host: the whole target), with the query string. */
   path: string;
   startedAt: number;
   /** HTTP status the client received (0 if none was sent). */

@@ -1,5 +1,6 @@
 /**
- * The request pipeline for `/agents/{name}/…`, in the order a request travels
+ * The request pipeline for `/agents/{name}/…` and for an agent's own hosts (routed by `Host`,
+ * src/proxy/route.ts: the same steps, the target as is), in the order a request travels
  * (docs/ARCHITECTURE.md, "A request's path"):
  *   1. find the agent (unknown → 404 in the caller's protocol)
  *   2. normalise the target (dot-segments resolved), check method and Host, and open the exchange
@@ -30,7 +31,7 @@ import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } fro
 import { forward, type ForwardRequest } from './forward.js';
 import type { CardSecurity } from '../cards/security.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
-import { publicBaseUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
+import { publicBaseUrl, publicHostUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
 import { A2AError, sendA2AError } from './a2a-error.js';
 import { OPEN, type AccessGate, type Admission } from '../access/gate.js';
 import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
@@ -78,6 +79,8 @@ export function createAgentPipeline(deps: PipelineDeps) {
     res: ServerResponse,
     agent: string,
     rest: string,
+    /** Set when the agent was routed by `Host` (src/proxy/route.ts): `rest` is the whole target. */
+    byHost?: boolean,
   ): Promise<void> {
     // 1. Which agent.
     const upstream = upstreams.get(agent);
@@ -94,8 +97,12 @@ export function createAgentPipeline(deps: PipelineDeps) {
     const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers, shown);
     inFlight.add(exchange);
     try {
-      // Only cards need it: computed on demand, off the common path.
-      const publicAgentUrl = () => `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
+      // Only cards need it: computed on demand, off the common path. Routed by host, the agent
+      // is the root of that host; else it is under the gateway's /agents/{name}.
+      const publicAgentUrl = () =>
+        byHost
+          ? publicHostUrl(req, deps.publicUrl, trusted)
+          : `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
 
       // 3. The body's start, and the request's one classification.

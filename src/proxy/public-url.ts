@@ -1,6 +1,7 @@
 /**
  * The URL clients reach the gateway at, used when rewriting cards: `publicUrl` from config;
  * else X-Forwarded-Proto/-Host when the peer is a configured trusted proxy; else the Host header.
+ * An agent routed by host is at the root of the Host it was reached by (`publicHostUrl`).
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -28,13 +29,28 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 
 export function publicBaseUrl(req: IncomingMessage, configured: string | undefined, trusted: boolean): string {
   if (configured) return configured;
-  const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  const proto = (trusted && firstValue(req.headers['x-forwarded-proto'])) || ownProto;
+  const proto = schemeOf(req, trusted);
   const host =
     (trusted && firstValue(req.headers['x-forwarded-host'])) ||
     req.headers.host ||
     `${req.socket.localAddress}:${req.socket.localPort}`;
   return `${proto}://${host}`;
+}
+
+/** The scheme the client used: a trusted proxy's X-Forwarded-Proto, else the connection's. */
+function schemeOf(req: IncomingMessage, trusted: boolean): string {
+  const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  return (trusted && firstValue(req.headers['x-forwarded-proto'])) || ownProto;
+}
+
+/**
+ * The public URL of an agent routed by host (src/proxy/route.ts): the origin the client named in
+ * `Host` — it routed there, so it is that agent's root — with `publicUrl`'s scheme when one is
+ * configured (the gateway is behind TLS it does not terminate), else the request's own.
+ */
+export function publicHostUrl(req: IncomingMessage, configured: string | undefined, trusted: boolean): string {
+  const proto = configured ? configured.slice(0, configured.indexOf(':')) : schemeOf(req, trusted);
+  return `${proto}://${req.headers.host ?? ''}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A config generation: everything one validated config determines for traffic (issue #14 item 3,
  * docs/ARCHITECTURE.md "Reloading"). The agents' connection pools, the card cache and registry,
- * access control (gate, rate limits, card security), the agent pipeline, the traffic control app
+ * access control (gate, rate limits, card security), the agent pipeline, the host routes, the traffic control app
  * and the admin app. The listeners (src/server.ts, src/admin-server.ts) read the current
  * generation once per request, so a reload is one reference swap; an exchange keeps the
  * generation it started on, whose pools live until its last exchange has finished
@@ -15,6 +15,7 @@ import { closeUpstream, createUpstream, type Upstream } from '../transport/upstr
 import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
 import { createAgentPipeline } from '../proxy/pipeline.js';
+import { hostRoutes } from '../proxy/route.js';
 import type { Exchange, ObserverSet } from '../exchange/exchange.js';
 import { PeerTrust } from '../proxy/public-url.js';
 import { createControlApp } from '../control/app.js';
@@ -141,6 +142,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
   const traffic = trafficHandlers({
     handleAgentRequest,
     agentNames: new Set(upstreams.keys()),
+    hostRoutes: hostRoutes(config.agents),
     control,
     trust,
     limits: config.limits,
