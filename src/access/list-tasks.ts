@@ -36,7 +36,12 @@ function listOf(doc: unknown, binding: JsonBinding): Json | undefined {
   return list && typeof list === 'object' && Array.isArray((list as Json).tasks) ? (list as Json) : undefined;
 }
 
-async function filtered(body: Buffer, binding: JsonBinding, caller: string, ownersOf: OwnersOf): Promise<Buffer | string> {
+async function filtered(
+  body: Buffer,
+  binding: JsonBinding,
+  caller: string,
+  ownersOf: OwnersOf,
+): Promise<Buffer | string> {
   let doc: unknown;
   try {
     doc = JSON.parse(body.toString('utf8'));
