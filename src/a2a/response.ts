@@ -7,39 +7,30 @@
 import { createJsonBodyReader, PARSE_BUFFER_BYTES, type JsonBodyReader } from '../codec/json-body.js';
 import { createSseDecoder, type SseDecoder } from '../codec/sse.js';
 import type { RequestContext } from './checks.js';
-import { FindingSink, type Finding } from './findings.js';
+import { FindingSink } from './findings.js';
 import { encodingOf } from './content-encoding.js';
 import { createGrpcResponseDecoder, grpcMessageCap } from './grpc/response.js';
-import type { ProtocolVersion } from './operations.js';
-import type { ErrorFacts } from './payload.js';
-import { createStreamMachine, type StreamFacts, type StreamMachine, type StreamProgress } from './stream.js';
-import type { TaskState } from './task-state.js';
-import { decodeUnary, UNARY_PLAN, type ResponseTag } from './unary.js';
+import { createStreamMachine, type StreamMachine, type StreamProgress } from './stream.js';
+import { decodeUnary, UNARY_PLAN } from './unary.js';
 
 export type { ResponseTag } from './unary.js';
 export type { StreamFacts, StreamClosure, StreamEventKind, StreamProgress } from './stream.js';
 export type { ErrorFacts } from './payload.js';
-
-export interface ResponseHead {
-  readonly status: number;
-  readonly contentType?: string;
-  /** `Content-Encoding`; a compressed body is not read (facts `partial`). */
-  readonly contentEncoding?: string;
-}
-
-export interface ResponseDecoderOptions {
-  /** Inspection cap: JSON bytes read, and the largest SSE event decoded; bounds memory too. */
-  readonly maxBytes: number;
-  /** Monotonic milliseconds (e.g. `performance.now`); enables `stream.firstEventMs`. */
-  readonly clock?: () => number;
-  /** Tuning: JSON bodies up to this size are parsed whole, bigger ones scanned (default 16 KiB). */
-  readonly parseBufferBytes?: number;
-  /**
-   * Largest SSE event decoded, and so held (default `maxBytes`); longer ones are skipped and the
-   * facts say `partial`. The global inspection budget (src/inspect/budget.ts) lowers it.
-   */
-  readonly maxEventBytes?: number;
-}
+export type {
+  ResponseBodyKind,
+  ResponseDecoder,
+  ResponseDecoderOptions,
+  ResponseEndOptions,
+  ResponseFacts,
+  ResponseHead,
+} from './response-types.js';
+import type {
+  ResponseBodyKind,
+  ResponseDecoder,
+  ResponseDecoderOptions,
+  ResponseFacts,
+  ResponseHead,
+} from './response-types.js';
 
 /**
  * The most body bytes a decoder for `head` holds at once, with `opts`: what the inspection
@@ -58,55 +49,6 @@ export function responseHoldBytes(
   // One message at a time, up to the cap (src/codec/grpc-frames.ts).
   if (kind === 'grpc') return grpcMessageCap(opts);
   return Math.min(opts.maxBytes, opts.parseBufferBytes ?? PARSE_BUFFER_BYTES);
-}
-
-export type ResponseBodyKind = 'json' | 'sse' | 'grpc' | 'other' | 'empty';
-
-export interface ResponseFacts {
-  readonly httpStatus: number;
-  /** How the body was decoded: by Content-Type. `other` bodies (HTML error pages…) are not read. */
-  readonly bodyKind: ResponseBodyKind;
-  readonly tag: ResponseTag;
-  /** Wire shape the payload showed, when it showed one (for version checks). */
-  readonly shape?: ProtocolVersion;
-  readonly taskId?: string;
-  readonly contextId?: string;
-  readonly messageId?: string;
-  /** Task state (unary) or last state reported (stream), normalised to 1.0 names. */
-  readonly state?: TaskState;
-  readonly artifactCount?: number;
-  readonly historyCount?: number;
-  /** The error of an error response, or the first error event of a stream. */
-  readonly error?: ErrorFacts;
-  readonly stream?: StreamFacts;
-  readonly bodyBytes: number;
-  /** The body went past the cap, or an SSE event was skipped; facts may be incomplete. */
-  readonly partial: boolean;
-  readonly malformed: boolean;
-  readonly aborted: boolean;
-  readonly findings: readonly Finding[];
-}
-
-export interface ResponseEndOptions {
-  readonly aborted?: boolean;
-  readonly trailers?: Readonly<Record<string, string | string[] | undefined>>;
-}
-
-export interface ResponseDecoder {
-  push(chunk: Uint8Array): void;
-  /** The task an SSE stream is about as soon as an event named it; JSON bodies tell only at `end`. */
-  readonly streamTaskId: string | undefined;
-  /** Likewise the stream's context. */
-  readonly streamContextId: string | undefined;
-  /** An SSE stream's state changes and artifact updates so far; undefined for other bodies. */
-  readonly streamProgress: StreamProgress | undefined;
-  /**
-   * `trailers`: the HTTP trailers (gRPC puts its status there; a trailers-only gRPC answer passes
-   * its headers). The JSON and SSE decoders ignore them.
-   */
-  end(opts?: ResponseEndOptions): ResponseFacts;
-  /** Body bytes held right now (for memory-bound tests). */
-  readonly heldBytes: number;
 }
 
 export function createResponseDecoder(

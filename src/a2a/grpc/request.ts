@@ -10,7 +10,7 @@ import { GrpcFrameReader } from '../../codec/grpc-frames.js';
 import type { JsonBodyStatus } from '../../codec/json-body.js';
 import { FindingSink } from '../findings.js';
 import { isStreamingOperation, type Operation, type ProtocolVersion } from '../operations.js';
-import type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead } from '../request.js';
+import type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead } from '../request-types.js';
 import { classifyUrl, isNonPublic } from '../url-host.js';
 import { decideVersion } from '../version.js';
 import { grpcMethod } from './methods.js';

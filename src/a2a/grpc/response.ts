@@ -19,7 +19,7 @@ import type {
   ResponseEndOptions,
   ResponseFacts,
   ResponseHead,
-} from '../response.js';
+} from '../response-types.js';
 import { createStreamMachine, type StreamMachine, type StreamProgress } from '../stream.js';
 import { isInterrupted, isTerminal } from '../task-state.js';
 import type { ResponseTag } from '../unary.js';
