@@ -10,12 +10,7 @@ import { scalarOf, typeOfValue, type Json } from '../codec/json-value.js';
 import { encodingOf } from './content-encoding.js';
 import { createGrpcRequestDecoder } from './grpc/request.js';
 import { FindingSink } from './findings.js';
-import {
-  isStreamingOperation,
-  operationForJsonRpcMethod,
-  type Operation,
-  type ProtocolVersion,
-} from './operations.js';
+import { isStreamingOperation, operationForJsonRpcMethod, type Operation, type ProtocolVersion } from './operations.js';
 import {
   REQUEST_PLAN,
   historyLengthIn,
