@@ -100,7 +100,8 @@ async function otlpSinkStats(url) {
 /** Start the upstreams and the paths, run the scenarios and the profile pass into `results`. */
 async function measure(ctx, opts, results) {
   const fiveRuns = ctx.scenarios.some((s) => s.id === 5);
-  await startUpstreams(ctx, { largeBytes: fiveRuns ? ctx.settings.large.bytes : 0 });
+  const grpc = ctx.scenarios.some((s) => s.grpc);
+  await startUpstreams(ctx, { largeBytes: fiveRuns ? ctx.settings.large.bytes : 0, grpc });
   const wanted = selectPaths(opts, ctx.cli);
   if (wanted.some((p) => p.variant?.otlpSink)) await startOtlpSink(ctx);
   if (wanted.some((p) => p.variant?.redis)) await startRedisServer(ctx);
@@ -163,6 +164,7 @@ async function main() {
     routes: null,
     otlpSinkUrl: null,
     redisUrl: null,
+    grpcUpstream: null,
     upstreamPids: null,
     paths: [],
     notes: results.notes,

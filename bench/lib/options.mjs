@@ -16,6 +16,17 @@ const FULL = {
   large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
   rescue: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   telemetry: { rounds: 11 },
+  grpc: {
+    unary: {
+      connections: 4,
+      concurrency: 32,
+      durationS: 4,
+      latencyRate: 500,
+      latencyConnections: 2,
+      latencyDurationS: 3,
+    },
+    stream: { connections: 4, concurrency: 16, events: 1000, durationS: 4 },
+  },
   profile: { durationS: 3 },
 };
 
@@ -29,6 +40,17 @@ const QUICK = {
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
   rescue: { sends: 8, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   telemetry: { rounds: 1 },
+  grpc: {
+    unary: {
+      connections: 4,
+      concurrency: 32,
+      durationS: 2,
+      latencyRate: 500,
+      latencyConnections: 2,
+      latencyDurationS: 2,
+    },
+    stream: { connections: 4, concurrency: 16, events: 1000, durationS: 2 },
+  },
   profile: { durationS: 3 },
 };
 
@@ -39,8 +61,9 @@ export const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [op
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+rescue)
-  --scenarios 1,3    only these scenarios (1-7; 6 = timeout-rescue timing, 7 = telemetry cost side by side)
-  --rounds N         rounds of the unary scenarios, paced SSE and scenario 7 (default 3, 11 for
+  --scenarios 1,3    only these scenarios (1-9; 6 = timeout-rescue timing, 7 = telemetry cost side by side,
+                     8 = gRPC unary, 9 = gRPC streaming)
+  --rounds N         rounds of the unary scenarios, paced SSE, scenarios 8-9 and 7 (default 3, 11 for
                      scenario 7; quick 1): more rounds, steadier medians on a noisy machine
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)

@@ -1,7 +1,10 @@
 // The paths under test. Each fronts the same upstreams and exposes them as
 // `<base>/agents/<name>/...` (direct: the upstream's own URL). A path is
 //   { name, label, kind, available(): {ok, reason}, start(ctx): Promise<void>,
-//     agentUrl(name): string, pid: number|null (the process to measure), stop(): Promise<void> }
+//     agentUrl(name): string, pid: number|null (the process to measure), stop(): Promise<void>,
+//     grpcAddress?(): string|null (host:port of the gRPC agent, scenarios 8 and 9) }
+// When the gRPC upstream runs (ctx.grpcUpstream), direct is that upstream and every gateway
+// variant gets an agent `grpc` with a gRPC port of its own; nginx and node carry no gRPC.
 // Gateway variants are data: add an entry to GATEWAY_VARIANTS to benchmark another config
 // (tracing exporter on, timeout rescue on, ...) side by side with the others.
 import { writeFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -152,6 +155,7 @@ function baseEnv() {
 
 export function directPath() {
   let routes;
+  let grpc = null;
   return {
     name: 'direct',
     label: 'direct (no proxy)',
@@ -160,8 +164,10 @@ export function directPath() {
     available: () => ({ ok: true }),
     async start(ctx) {
       routes = ctx.routes;
+      grpc = ctx.grpcUpstream ?? null;
     },
     agentUrl: (name) => routes.get(name),
+    grpcAddress: () => grpc,
     async stop() {},
   };
 }
@@ -223,10 +229,21 @@ export function nodePath() {
   return p;
 }
 
-/** Write a variant's config into the run directory: the generated {listen, admin, agents} plus its own. */
-function writeGatewayConfig(ctx, variant, port, profiled, cli, adminPort) {
+/**
+ * Write a variant's config into the run directory: the generated {listen, admin, agents} plus its
+ * own. With `grpcPort`, an agent `grpc` too: its gRPC address is the gRPC upstream (`grpc.url`, so
+ * no card lookup) and it gets a gRPC port of its own on the gateway; its HTTP `url` is the small
+ * agent's, whose card the gateway's /readyz waits for (an h2c server has no HTTP/1.1 card).
+ */
+function writeGatewayConfig(ctx, variant, { port, profiled, cli, adminPort, grpcPort }) {
   const agents = {};
   for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
+  if (grpcPort)
+    agents.grpc = {
+      url: ctx.routes.get('small'),
+      ...(variant.agentConfig ?? {}),
+      grpc: { url: ctx.grpcUpstream, listen: { host: '127.0.0.1', port: grpcPort } },
+    };
   const own = typeof variant.config === 'function' ? variant.config(ctx) : (variant.config ?? {});
   const admin = adminPort ? { admin: { listen: { host: '127.0.0.1', port: adminPort } } } : adminListenFor(cli);
   const config = { listen: { host: '127.0.0.1', port }, ...admin, agents, ...own };
@@ -250,6 +267,7 @@ function profileArgs(profileDir) {
  */
 export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
   let port;
+  let grpcPort = null;
   let entry;
   const missing = `not available (build missing: ${path.relative(repoDir, cli) || cli}; run \`npm run build\`)`;
   const p = {
@@ -267,7 +285,8 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     async start(ctx) {
       port = await freePort();
       const adminPort = variant.feedClients ? await freePort() : undefined;
-      const file = writeGatewayConfig(ctx, variant, port, Boolean(profileDir), cli, adminPort);
+      grpcPort = ctx.grpcUpstream ? await freePort() : null;
+      const file = writeGatewayConfig(ctx, variant, { port, profiled: Boolean(profileDir), cli, adminPort, grpcPort });
       const nodeArgs = [...(variant.nodeArgs ?? []), ...(profileDir ? profileArgs(profileDir) : [])];
       const args = [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)];
       entry = startProcess(p.name, process.execPath, args, {
@@ -284,6 +303,7 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     },
     probe: variant.probe ? (ctx) => variant.probe(ctx, p) : undefined,
     agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
+    grpcAddress: () => (grpcPort ? `127.0.0.1:${grpcPort}` : null),
     async stop() {
       p.feeds?.close();
       p.feeds = undefined;

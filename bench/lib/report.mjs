@@ -61,6 +61,15 @@ function paths(results) {
     ),
     '',
   );
+  if (results.scenarios.s8_throughput || results.scenarios.s8_latency || results.scenarios.s9_stream)
+    lines.push(
+      paragraph(
+        'Scenarios 8 and 9: a bare node:http2 gRPC server (bench/servers/grpc-upstream.mjs, h2c, no SDK);',
+        'each gateway variant reaches it as agent `grpc` on a gRPC port of its own',
+        '(`agents.grpc.grpc: {listen, url}`).',
+      ),
+      '',
+    );
   return lines;
 }
 

@@ -52,10 +52,11 @@ function startChildServer(name, script, port) {
 }
 
 /**
- * Start the upstreams: one nginx for the fixed answers (small, task, large) and the SSE server.
- * Sets `ctx.routes` (agent name → upstream URL) and `ctx.upstreamPids`.
+ * Start the upstreams: one nginx for the fixed answers (small, task, large) and the SSE server;
+ * with `grpc`, the gRPC upstream too. Sets `ctx.routes` (agent name → upstream URL) and
+ * `ctx.upstreamPids`.
  */
-export async function startUpstreams(ctx, { largeBytes }) {
+export async function startUpstreams(ctx, { largeBytes, grpc = false }) {
   const ports = { small: await freePort(), task: await freePort(), large: await freePort(), sse: await freePort() };
   const routes = new Map(Object.entries(ports).map(([n, p]) => [n, `http://127.0.0.1:${p}`]));
   const files = writeUpstreamFiles(ctx.runDir, largeBytes);
@@ -77,6 +78,24 @@ export async function startUpstreams(ctx, { largeBytes }) {
     `upstreams: nginx (worker ${nginx.workerPid}) on ${ports.small}/${ports.task}/${ports.large}, ` +
       `SSE node (pid ${sse.child.pid}) on ${ports.sse}`,
   );
+  if (grpc) await startGrpcUpstream(ctx);
+}
+
+/**
+ * The h2c gRPC upstream of scenarios 8 and 9 (servers/grpc-upstream.mjs); sets `ctx.grpcUpstream`
+ * (host:port), which gives the gateway variants their gRPC agent, and `ctx.upstreamPids.grpc`.
+ */
+async function startGrpcUpstream(ctx) {
+  const port = await freePort();
+  const entry = startChildServer('grpc-upstream', 'grpc-upstream.mjs', port);
+  const deadline = Date.now() + 10_000;
+  while (!(await canConnect(port))) {
+    if (Date.now() > deadline || entry.exited) throw new Error(`grpc-upstream did not start: ${entry.stderrTail}`);
+    await sleep(50);
+  }
+  ctx.grpcUpstream = `127.0.0.1:${port}`;
+  ctx.upstreamPids.grpc = entry.child.pid;
+  ctx.log(`upstream: gRPC h2c node (pid ${entry.child.pid}) on ${port}`);
 }
 
 /**

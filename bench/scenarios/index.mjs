@@ -9,7 +9,9 @@
 // them), routes, runDir, cli, upstreamPids, otlpSinkUrl, notes, log.
 //
 // Run order as it has always been: 7 straight after the unary scenarios whose load it reuses,
-// then the streams; 4 and 5 restart the proxies first, 6 brings its own gateway.
+// then the streams; 4 and 5 restart the proxies first, 6 brings its own gateway; then the gRPC
+// scenarios 8 and 9 (`grpc: true`: the run starts the gRPC upstream and gives every gateway
+// variant a gRPC agent only when one of them is selected).
 import unaryMessage from './1-unary-message.mjs';
 import unaryTask from './2-unary-task.mjs';
 import sseStream from './3-sse-stream.mjs';
@@ -17,5 +19,17 @@ import sseFanIn from './4-sse-fan-in.mjs';
 import largeBody from './5-large-body.mjs';
 import timeoutRescue from './6-timeout-rescue.mjs';
 import telemetrySideBySide from './7-telemetry-side-by-side.mjs';
+import grpcUnary from './8-grpc-unary.mjs';
+import grpcStream from './9-grpc-stream.mjs';
 
-export const SCENARIOS = [unaryMessage, unaryTask, telemetrySideBySide, sseStream, sseFanIn, largeBody, timeoutRescue];
+export const SCENARIOS = [
+  unaryMessage,
+  unaryTask,
+  telemetrySideBySide,
+  sseStream,
+  sseFanIn,
+  largeBody,
+  timeoutRescue,
+  grpcUnary,
+  grpcStream,
+];
