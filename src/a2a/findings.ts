@@ -112,6 +112,12 @@ export const RULES = {
     severity: 'error',
     description: 'Body or stream event is not valid JSON.',
   },
+  'a2a.invalid-protobuf': {
+    section: '§10 (wire-reference §1.3); docs/proto/, gRPC over HTTP/2 Length-Prefixed-Message',
+    severity: 'error',
+    description:
+      'A gRPC body or stream message is not valid protobuf, not the one message the call carries, or cut inside a message.',
+  },
   'a2a.push-url-private': {
     section: '§13.2 (wire-reference §5.10)',
     severity: 'warn',

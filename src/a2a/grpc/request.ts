@@ -109,7 +109,7 @@ function classifyGrpc(
   bodyBytes: number,
 ): RequestFacts {
   const findings = new FindingSink();
-  if (read.malformedBecause !== undefined) findings.add('a2a.invalid-json', read.malformedBecause);
+  if (read.malformedBecause !== undefined) findings.add('a2a.invalid-protobuf', read.malformedBecause);
   if (read.partialBecause !== undefined) findings.add('gateway.inspect-partial', read.partialBecause);
   if (method === undefined) findings.add('a2a.unknown-operation', `gRPC ${head.path.slice(0, 120)}`);
   const versionHeader = head.headers['a2a-version'];

@@ -344,6 +344,9 @@ describe('gRPC request bodies that are not one whole message', () => {
     expect(classify(head(rpc), [two]).facts).toMatchObject({ body: 'malformed', malformed: true, taskId: undefined });
     const garbage = frame(new Uint8Array([0xff, 0xff, 0xff]));
     expect(classify(head(rpc), [garbage]).facts).toMatchObject({ body: 'malformed', operation: 'SendMessage' });
+    expect(classify(head(rpc, V1_HEADERS), [garbage]).facts.findings).toEqual([
+      { rule: 'a2a.invalid-protobuf', count: 1, detail: 'request message is not valid protobuf' },
+    ]);
     const compressed = frame(message);
     compressed[0] = 1;
     expect(classify(head(rpc), [compressed]).facts.body).toBe('malformed');

@@ -211,6 +211,7 @@ describe('gRPC unary responses', () => {
   it('bytes that are no protobuf, two messages, a body cut: malformed, never thrown', () => {
     const garbage = encodeGrpcFrame(new Uint8Array([0x0a, 0x7f]));
     expect(decode(ctx('GetTask'), [garbage]).facts).toMatchObject({ malformed: true, tag: 'other' });
+    expect(rules(decode(ctx('GetTask'), [garbage]).facts)).toEqual(['a2a.invalid-protobuf']);
     const two = concat(send1({ $case: 'message', value: message1() }), send1({ $case: 'message', value: message1() }));
     expect(decode(ctx('SendMessage'), [two]).facts.malformed).toBe(true);
     const cut = send1({ $case: 'message', value: message1() }).subarray(0, 9);
