@@ -132,7 +132,8 @@ function classifyGrpc(
     findings.add('a2a.push-url-private', facts.pushUrl.slice(0, 200));
   }
   return {
-    binding: method === undefined ? 'unknown' : 'grpc',
+    // The content-type already says gRPC (src/a2a/request.ts); only the operation is unknown.
+    binding: 'grpc',
     version,
     versionSignal: signal,
     versionHeader,

@@ -317,7 +317,7 @@ describe('gRPC request bodies that are not one whole message', () => {
 
   it('an unknown method path: operation unknown, with a finding', () => {
     const { facts } = classify({ ...head(rpc), path: '/lf.a2a.v1.A2AService/Nope' }, [frame(message)]);
-    expect(facts).toMatchObject({ binding: 'unknown', operation: 'unknown', version: '0.3', versionSignal: 'default' });
+    expect(facts).toMatchObject({ binding: 'grpc', operation: 'unknown', version: '0.3', versionSignal: 'default' });
     expect(facts.findings).toContainEqual({
       rule: 'a2a.unknown-operation',
       count: 1,
