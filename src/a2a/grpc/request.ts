@@ -13,7 +13,7 @@ import { isStreamingOperation, type Operation, type ProtocolVersion } from '../o
 import type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead } from '../request.js';
 import { classifyUrl, isNonPublic } from '../url-host.js';
 import { decideVersion } from '../version.js';
-import { grpcMethod } from './methods.js';
+import { grpcMethod, type GrpcMethod } from './methods.js';
 import { tryDecode } from './proto-read.js';
 import { readRequestMessage, type GrpcRequestFields } from './request-message.js';
 
@@ -31,7 +31,7 @@ interface BodyRead {
 
 class GrpcRequestDecoder implements RequestDecoder {
   private readonly frames: GrpcFrameReader;
-  private readonly method;
+  private readonly method: GrpcMethod | undefined;
   private first: GrpcRequestFields | undefined = undefined;
   private malformedBecause: string | undefined = undefined;
   private compressed = false;
@@ -104,7 +104,7 @@ class GrpcRequestDecoder implements RequestDecoder {
 
 function classifyGrpc(
   head: RequestHead,
-  method: ReturnType<typeof grpcMethod>,
+  method: GrpcMethod | undefined,
   read: BodyRead,
   bodyBytes: number,
 ): RequestFacts {

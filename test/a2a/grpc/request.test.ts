@@ -177,6 +177,18 @@ const CASES: Case[] = [
     },
   },
   {
+    name: '1.0 package with a2a-version 0.3: the header decides, the message is read as 1.0',
+    rpc: V1.getTask!,
+    headers: { 'a2a-version': '0.3' },
+    value: { id: 'task-1' },
+    expected: {
+      version: '0.3',
+      versionSignal: 'header',
+      taskId: 'task-1',
+      findings: [{ rule: 'a2a.version-signals-disagree', count: 1, detail: 'declared 0.3' }],
+    },
+  },
+  {
     name: '0.3 SendMessage, blocking',
     rpc: V03.sendMessage!,
     value: {
