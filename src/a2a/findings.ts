@@ -53,9 +53,9 @@ export const RULES = {
     description: 'Agent closed a task stream while the task was still submitted or working.',
   },
   'a2a.stream-cut-mid-event': {
-    section: 'W3C server-sent events; §11.7 (wire-reference §1.2)',
+    section: 'W3C server-sent events; §11.7; gRPC Length-Prefixed-Message (wire-reference §1.2, §1.3)',
     severity: 'warn',
-    description: 'Stream ended inside an event (no terminating blank line).',
+    description: 'Stream ended inside an event (SSE: no terminating blank line; gRPC: inside a message).',
   },
   'a2a.task-id-mismatch': {
     section: '§3.1.2, §3.4.1, §3.4.3 (wire-reference §5.4)',
@@ -111,6 +111,12 @@ export const RULES = {
     section: '§9.1, §11.1; JSON-RPC 2.0 -32700',
     severity: 'error',
     description: 'Body or stream event is not valid JSON.',
+  },
+  'a2a.invalid-protobuf': {
+    section: '§10 (wire-reference §1.3); docs/proto/, gRPC over HTTP/2 Length-Prefixed-Message',
+    severity: 'error',
+    description:
+      'A gRPC body or stream message is not valid protobuf, not the one message the call carries, or cut inside a message.',
   },
   'a2a.push-url-private': {
     section: '§13.2 (wire-reference §5.10)',

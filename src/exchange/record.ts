@@ -32,8 +32,8 @@ export interface A2AFacts {
   state?: TaskState;
   /** The send was blocking (1.0 returnImmediately false/absent; 0.3 blocking true/absent). */
   blocking?: boolean;
-  /** An A2A or JSON-RPC error answered by the agent (JSON-RPC code, or REST ErrorInfo reason). */
-  error?: { code?: number; reason?: string; message?: string };
+  /** An A2A or JSON-RPC error answered by the agent (JSON-RPC code, REST or gRPC ErrorInfo reason, gRPC status code). */
+  error?: { code?: number; reason?: string; message?: string; grpcStatus?: number };
   /** For SSE responses. */
   stream?: {
     events: Record<StreamEventKind, number>;

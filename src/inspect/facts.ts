@@ -33,6 +33,7 @@ export function toFacts(request: RequestFacts, response: ResponseFacts | undefin
       ...(error.code !== undefined ? { code: error.code } : {}),
       ...(error.reason !== undefined ? { reason: error.reason } : {}),
       ...(error.message !== undefined ? { message: error.message } : {}),
+      ...(error.grpcStatus !== undefined ? { grpcStatus: error.grpcStatus } : {}),
     };
   if (stream) {
     facts.stream = {

@@ -13,7 +13,7 @@ import { isStreamingOperation, type Operation, type ProtocolVersion } from '../o
 import type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead } from '../request-types.js';
 import { classifyUrl, isNonPublic } from '../url-host.js';
 import { decideVersion } from '../version.js';
-import { grpcMethod } from './methods.js';
+import { grpcMethod, type GrpcMethod } from './methods.js';
 import { tryDecode } from './proto-read.js';
 import { readRequestMessage, type GrpcRequestFields } from './request-message.js';
 
@@ -31,7 +31,7 @@ interface BodyRead {
 
 class GrpcRequestDecoder implements RequestDecoder {
   private readonly frames: GrpcFrameReader;
-  private readonly method;
+  private readonly method: GrpcMethod | undefined;
   private first: GrpcRequestFields | undefined = undefined;
   private malformedBecause: string | undefined = undefined;
   private compressed = false;
@@ -104,12 +104,12 @@ class GrpcRequestDecoder implements RequestDecoder {
 
 function classifyGrpc(
   head: RequestHead,
-  method: ReturnType<typeof grpcMethod>,
+  method: GrpcMethod | undefined,
   read: BodyRead,
   bodyBytes: number,
 ): RequestFacts {
   const findings = new FindingSink();
-  if (read.malformedBecause !== undefined) findings.add('a2a.invalid-json', read.malformedBecause);
+  if (read.malformedBecause !== undefined) findings.add('a2a.invalid-protobuf', read.malformedBecause);
   if (read.partialBecause !== undefined) findings.add('gateway.inspect-partial', read.partialBecause);
   if (method === undefined) findings.add('a2a.unknown-operation', `gRPC ${head.path.slice(0, 120)}`);
   const versionHeader = head.headers['a2a-version'];
@@ -132,7 +132,8 @@ function classifyGrpc(
     findings.add('a2a.push-url-private', facts.pushUrl.slice(0, 200));
   }
   return {
-    binding: method === undefined ? 'unknown' : 'grpc',
+    // The content-type already says gRPC (src/a2a/request.ts); only the operation is unknown.
+    binding: 'grpc',
     version,
     versionSignal: signal,
     versionHeader,

@@ -98,7 +98,7 @@ class GrpcUnaryDecoder implements ResponseDecoder {
     const findings = new FindingSink();
     const error = grpcErrorOf(opts.trailers, head.status);
     const malformed = this.invalid || frames.messages > 1 || (frames.midMessage && !aborted);
-    if (malformed) findings.add('a2a.invalid-json', malformedDetail(this.invalid, frames.messages));
+    if (malformed) findings.add('a2a.invalid-protobuf', malformedDetail(this.invalid, frames.messages));
     const partial = frames.skipped > 0 || this.compressed;
     if (partial)
       findings.add('gateway.inspect-partial', this.compressed ? 'response message is compressed' : 'response message');
@@ -207,7 +207,7 @@ class GrpcStreamDecoder implements ResponseDecoder {
       return;
     }
     const payload = tryDecode(() => readOneofPayload(message, true));
-    if (payload === undefined) this.findings.add('a2a.invalid-json', 'stream message is not valid protobuf');
+    if (payload === undefined) this.findings.add('a2a.invalid-protobuf', 'stream message is not valid protobuf');
     this.machine.onDecoded(payload ?? 'other');
   }
 
@@ -229,7 +229,7 @@ class GrpcStreamDecoder implements ResponseDecoder {
       stream,
       bodyBytes: frames.bytes,
       partial: frames.skipped > 0 || this.compressed > 0,
-      malformed: findings.has('a2a.invalid-json'),
+      malformed: findings.has('a2a.invalid-protobuf'),
       aborted,
       findings: findings.list(),
     };
