@@ -15,7 +15,7 @@
 // the protocolVersion of the interface it picked ('1.0'; '0.3' when legacyCompat selected a 0.3
 // interface). The 0.3.14 client sends no A2A-Version header at all (servers read that as 0.3).
 import { randomUUID } from 'node:crypto';
-import type { Message } from '@a2a-js/sdk';
+import type { AgentInterface, Message } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -63,6 +63,8 @@ export interface ClientV1Options extends ClientOptions {
    * so this is how a test makes it take a compat peer's '0.3' interface.
    */
   onlyProtocolVersion?: string;
+  /** Dial this `host:port` instead of the card's GRPC addresses (e.g. a recording proxy). */
+  grpcUrl?: string;
 }
 
 /** A 1.3.0 (A2A 1.0) client for the agent whose card lives under `baseUrl`. */
@@ -85,11 +87,19 @@ export async function clientV1(baseUrl: string, opts: ClientV1Options): Promise<
       cardResolver: resolver,
     }),
   );
-  const only = opts.onlyProtocolVersion;
-  if (only === undefined) return factory.createFromUrl(baseUrl);
+  if (opts.onlyProtocolVersion === undefined && opts.grpcUrl === undefined) return factory.createFromUrl(baseUrl);
   const card = await resolver.resolve(baseUrl);
-  const supportedInterfaces = card.supportedInterfaces.filter((i) => i.protocolVersion === only);
-  return factory.createFromAgentCard({ ...card, supportedInterfaces });
+  return factory.createFromAgentCard({
+    ...card,
+    supportedInterfaces: rewriteInterfaces(card.supportedInterfaces, opts),
+  });
+}
+
+function rewriteInterfaces(list: AgentInterface[], opts: ClientV1Options): AgentInterface[] {
+  const { onlyProtocolVersion: only, grpcUrl } = opts;
+  return list
+    .filter((i) => only === undefined || i.protocolVersion === only)
+    .map((i) => (grpcUrl && i.protocolBinding === 'GRPC' ? { ...i, url: grpcUrl } : i));
 }
 
 /** A 0.3.14 (A2A 0.3) client for the agent whose card lives under `baseUrl`. */

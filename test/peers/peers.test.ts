@@ -145,9 +145,9 @@ describe('SDK 1.3.0 peer card and mounting', () => {
     }
   });
 
-  it('close() returns promptly even with a stream in flight', async () => {
-    const peer = await startPeerV1({ stepMs: 10_000 });
-    const c = await withDeadline(clientV1(asBase(peer.url), { transport: 'JSONRPC' }), 5000, 'card');
+  it.each(['JSONRPC', 'GRPC'] as const)('close() returns promptly even with a %s stream in flight', async (t) => {
+    const peer = await startPeerV1({ stepMs: 10_000, grpc: true });
+    const c = await withDeadline(clientV1(asBase(peer.url), { transport: t }), 5000, 'card');
     const stream = c.sendMessageStream(sendRequestV1(userMessageV1('long one')), within(5000));
     const first = await withDeadline(stream.next(), 3000, 'first event');
     expect(first.done).toBe(false);
