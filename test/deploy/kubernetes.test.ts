@@ -62,7 +62,7 @@ describe.each([
   it('mounts a gateway config that the gateway accepts, with the Secret providing its variables', () => {
     const { text, env } = mountedConfig(objects);
     const config = parseConfig(text, 'gateway.yaml', env);
-    expect(config.listen).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(config.listen).toEqual({ host: '0.0.0.0', port: 8080, grpc: { port: 50051 } });
     expect(config.admin.listen).toEqual({ host: '0.0.0.0', port: 9464 });
     expect(config.admin.token).toBe(env['ADMIN_TOKEN']);
     expect(Object.keys(config.agents).length).toBeGreaterThan(0);
@@ -78,7 +78,7 @@ describe.each([
     const ports = Object.fromEntries(
       container.ports.map((p: { name: string; containerPort: number }) => [p.name, p.containerPort]),
     );
-    expect(ports).toEqual({ http: 8080, admin: 9464 });
+    expect(ports).toEqual({ http: 8080, grpc: 50051, admin: 9464 });
     expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(container.resources.limits.memory).toBeDefined();
   });
@@ -111,14 +111,17 @@ describe.each([
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(graceMs / 1000 + pauseS);
   });
 
-  it('exposes the traffic and admin ports as http and admin', () => {
+  it('exposes the traffic, gRPC and admin ports as http, grpc (h2c) and admin', () => {
     const service = find(objects, 'Service', 'a2a-gateway');
     expect(service.spec.selector).toMatchObject(NAME);
     const ports = service.spec.ports.map((p: { name: string; port: number }) => [p.name, p.port]);
     expect(ports).toEqual([
       ['http', 8080],
+      ['grpc', 50051],
       ['admin', 9464],
     ]);
+    const grpc = service.spec.ports.find((p: { name: string }) => p.name === 'grpc');
+    expect(grpc.appProtocol).toBe('kubernetes.io/h2c');
   });
 
   it('scrapes /metrics on the admin port with the admin token from the Secret', () => {
@@ -133,7 +136,7 @@ describe.each([
     });
   });
 
-  it('admits anyone to 8080 and only Prometheus to 9464', () => {
+  it('admits anyone to 8080 and 50051 and only Prometheus to 9464', () => {
     const policy = find(objects, 'NetworkPolicy', 'a2a-gateway');
     expect(policy.spec.podSelector.matchLabels).toMatchObject(NAME);
     expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
@@ -145,6 +148,7 @@ describe.each([
     // Every rule names its ports: none opens the admin port by leaving them out.
     for (const rule of rules) expect(rule.ports?.length).toBeGreaterThan(0);
     expect(opening(8080).some((r) => r.from === undefined)).toBe(true);
+    expect(opening(50051).some((r) => r.from === undefined)).toBe(true);
     const admin = opening(9464);
     expect(admin.length).toBeGreaterThan(0);
     for (const rule of admin) {
