@@ -117,6 +117,9 @@ export function closeGrpcListener(listener: GrpcListener, now = false): Promise<
   const { server, sessions } = listener;
   if (!server.listening) return Promise.resolve();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const session of sessions) now ? session.destroy() : session.close();
+  for (const session of sessions) {
+    if (now) session.destroy();
+    else session.close();
+  }
   return closed;
 }
