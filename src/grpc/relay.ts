@@ -15,7 +15,7 @@
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import type { Readable } from 'node:stream';
 import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
-import { GatewayError, upstreamFailure } from '../transport/errors.js';
+import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../transport/errors.js';
 import { grpcFailureOf, sendGrpcFailure } from './answer.js';
 import type { GrpcCall } from './call.js';
 import { HeldAnswer, type HeldResult, type HeldRewrite } from './held-answer.js';
@@ -36,6 +36,8 @@ export interface RelayRequest {
 export function relayGrpc(call: GrpcCall, request: RelayRequest): Promise<void> {
   return new Promise<void>((done) => new GrpcRelay(call, request, done).start());
 }
+
+const AGENT_FAULTS: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
 
 const RESPONSE_DROP = new Set([':status', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 
@@ -148,11 +150,13 @@ class GrpcRelay {
     this.onEnd();
   }
 
-  /** The held answer cannot go on: the gateway answers the error instead. */
+  /** The held answer cannot go on: the gateway answers the error instead (the agent's fault, or
+   * the gateway's: the task store down, a rewrite that threw). */
   private refuse(err: unknown): void {
     if (this.ended) return;
     const failure = err instanceof Error ? err : new Error(String(err));
-    this.exchange.fail('upstream-error', failure);
+    const agents = err instanceof GatewayError && AGENT_FAULTS.has(err.reason);
+    this.exchange.fail(agents ? 'upstream-error' : 'gateway-error', failure);
     this.answer(err);
   }
 

@@ -79,6 +79,17 @@ describe('the extended card over gRPC', () => {
     expect(rest(relayed)).toEqual(rest(own));
   });
 
+  it('lists the same interfaces as the public card and the extended card over JSON-RPC (one rule)', async () => {
+    const res = await fetch(`${gw.url}/agents/x/.well-known/agent-card.json`, { signal: AbortSignal.timeout(3000) });
+    const served = (await res.json()) as AgentCard;
+    const overJsonRpc = await (
+      await clientV1(`${gw.url}/agents/x/`, { transport: 'JSONRPC' })
+    ).getAgentCard(within(3000));
+    expect(overJsonRpc.name).toBe(relayed.name);
+    expect(overJsonRpc.supportedInterfaces).toEqual(relayed.supportedInterfaces);
+    expect(served.supportedInterfaces).toEqual(relayed.supportedInterfaces);
+  });
+
   it('was read over the gateway’s gRPC listener', async () => {
     const calls = (await grpcRecords(gw)).filter((r) => r.a2a?.operation === 'GetExtendedAgentCard');
     expect(calls.length).toBeGreaterThanOrEqual(1);
