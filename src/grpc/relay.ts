@@ -98,9 +98,10 @@ class GrpcRelay {
       return;
     }
     const { rewrite } = this.request;
-    if (rewrite)
-      this.held = { status, headers: outgoing, answer: new HeldAnswer(rewrite, this.exchange.upstream.name) };
-    else res.writeHead(status, outgoing);
+    if (!rewrite) return void res.writeHead(status, outgoing);
+    // The rewritten message has a length of its own; HTTP/2 frames delimit it (RFC 9113 §8.1.1).
+    const { 'content-length': _length, ...kept } = outgoing;
+    this.held = { status, headers: kept, answer: new HeldAnswer(rewrite, this.exchange.upstream.name) };
   }
 
   private onData(chunk: Buffer): void {
