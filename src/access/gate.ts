@@ -17,9 +17,7 @@ import type { Operation } from '../a2a/operations.js';
 import { GatewayError } from '../transport/errors.js';
 import { A2AError, taskNotFound } from '../proxy/a2a-error.js';
 import { Authenticator, type AuthResult } from './authenticate.js';
-import { listTasksFilter } from './list-tasks.js';
-import type { BodyRewrite } from '../proxy/rewrite-buffer.js';
-import type { JsonBinding } from '../a2a/operations.js';
+import { ownedTasksFilter, type AnswerFilter } from './answer-filter.js';
 import type { Principal } from './principal.js';
 import { admits, mayUse, type AccessRules } from './rules.js';
 import { checkOwnership, foreignContext, namedTaskIds } from './ownership.js';
@@ -59,8 +57,9 @@ export interface Admission {
   /** Request headers not to forward: the caller's credentials (unless `auth.forward`), and
    * `accept-encoding` when the answer must be read to be filtered. */
   readonly stripHeaders?: ReadonlySet<string>;
-  /** The filter a 2xx answer goes through: ListTasks under task ownership (list-tasks.ts). */
-  readonly answerFilter?: (binding: JsonBinding) => BodyRewrite;
+  /** The filter a 2xx (gRPC: status 0) answer goes through, in the caller's binding: ListTasks
+   * under task ownership (list-tasks.ts, list-tasks-grpc.ts). */
+  readonly answerFilter?: AnswerFilter;
 }
 
 /** Nothing to strip or filter: `auth` is off, or the request is for the public card. */
@@ -159,7 +158,7 @@ export class AccessGate {
     return {
       principal,
       stripHeaders: filtered ? CREDENTIALS_AND_ENCODING : policy.forwardCredentials ? undefined : CREDENTIALS,
-      answerFilter: filtered ? (binding) => listTasksFilter(agent, binding, principal.id, owners) : undefined,
+      answerFilter: filtered ? ownedTasksFilter(agent, principal.id, owners) : undefined,
     };
   }
 

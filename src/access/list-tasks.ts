@@ -19,7 +19,7 @@ export const LIST_TASKS_MAX_BYTES = 8 * 1024 * 1024;
 /** The owners of the listed tasks (from the task store; may reject when it cannot answer). */
 export type OwnersOf = (taskIds: readonly string[]) => Promise<Owners>;
 
-function unfilterable(agent: string, why: string): GatewayError {
+export function unfilterable(agent: string, why: string): GatewayError {
   return new GatewayError(
     'UPSTREAM_INVALID',
     `the ListTasks answer of agent "${agent}" cannot be limited to the caller's own tasks (task ownership): ${why}`,

@@ -4,7 +4,8 @@
  * URLs — `12345678901234567890` becomes `…567000`, `1e400` becomes `null`, duplicate keys and
  * invalid UTF-8 are lost, a 100k-deep value overflows the stack. So the document is walked for
  * byte spans (src/codec/json-spans.ts), each interface URL string (the fields of rewrite.ts) gets
- * the same decision as in `rewriteCard` (`urlRewriter`) and is replaced by its JSON encoding, and
+ * the same decision as in `rewriteCard` (`interfaceRewriter`: GRPC interfaces, by their binding,
+ * to the gateway's gRPC address) and is replaced by its JSON encoding, and
  * when a URL changed the card's `signatures` member is cut out (spec §8.4: the JWS no longer
  * verifies), with its comma. Every other byte stays as it was: `JSON.parse` of the result equals
  * `rewriteCard` of `JSON.parse` of the input wherever that parse is lossless.
@@ -16,7 +17,7 @@
  */
 import { compileScanPlan, type ScanPlan } from '../codec/json-scan-plan.js';
 import { locateJson, type MemberSpan, type SpanHit } from '../codec/json-spans.js';
-import { urlRewriter, type UntouchedUrl, type UrlChange } from './rewrite.js';
+import { interfaceRewriter, isGrpcBinding, type UntouchedUrl, type UrlChange } from './rewrite.js';
 
 /** Where the card sits: the body itself (REST, public card) or a JSON-RPC `result`. */
 export type CardPlace = 'body' | 'result';
@@ -32,11 +33,21 @@ export interface CardBytesRewrite {
 }
 
 const LISTS = ['supportedInterfaces', 'additionalInterfaces'] as const; // 1.0 (and hybrid), 0.3
+/** What names an interface's binding: 1.0 `protocolBinding`, else 0.3 `transport` (as rewrite.ts reads it). */
+const BINDING_KEYS = ['protocolBinding', 'transport'] as const;
 
 function planFor(place: CardPlace): ScanPlan {
   const at = place === 'body' ? '' : 'result';
   const under = (path: string) => (at === '' ? path : `${at}.${path}`);
-  return compileScanPlan(['', at, under('url'), under('signatures'), ...LISTS.map((list) => under(`${list}.*.url`))]);
+  return compileScanPlan([
+    '',
+    at,
+    under('url'),
+    under('signatures'),
+    under('preferredTransport'),
+    ...LISTS.flatMap((list) => BINDING_KEYS.map((key) => under(`${list}.*.${key}`))),
+    ...LISTS.map((list) => under(`${list}.*.url`)),
+  ]);
 }
 
 const PLANS: Record<CardPlace, ScanPlan> = { body: planFor('body'), result: planFor('result') };
@@ -122,11 +133,40 @@ function fieldOf(hit: SpanHit, prefix: string): string | undefined {
   return list === undefined ? undefined : `${list}[${hit.indices[0]}].url`;
 }
 
+/**
+ * Which URL fields are of GRPC interfaces: per list entry its binding as `JSON.parse` would read
+ * it (the last copy of `protocolBinding`, else of `transport`), and the 0.3 `url` by the card's
+ * `preferredTransport` — the rule of `rewriteCard`.
+ */
+function grpcFields(hits: readonly SpanHit[], prefix: string): Set<string> {
+  /** Per URL field, the last copy of each key naming its binding. */
+  const last = new Map<string, Partial<Record<(typeof BINDING_KEYS)[number] | 'preferredTransport', SpanHit>>>();
+  const note = (field: string, key: (typeof BINDING_KEYS)[number] | 'preferredTransport', hit: SpanHit) =>
+    last.set(field, { ...last.get(field), [key]: hit });
+  for (const hit of hits) {
+    if (hit.path === `${prefix}preferredTransport`) note('url', 'preferredTransport', hit);
+    for (const list of LISTS) {
+      const key = BINDING_KEYS.find((k) => hit.path === `${prefix}${list}.*.${k}`);
+      if (key !== undefined) note(`${list}[${hit.indices[0]}].url`, key, hit);
+    }
+  }
+  const grpc = new Set<string>();
+  for (const [field, keys] of last) {
+    // `protocolBinding ?? transport`: a null protocolBinding reads as absent.
+    const binding = keys.protocolBinding?.type === 'null' ? undefined : keys.protocolBinding;
+    const hit = binding ?? keys.transport ?? keys.preferredTransport;
+    if (isGrpcBinding(hit?.text)) grpc.add(field);
+  }
+  return grpc;
+}
+
 export function rewriteCardBytes(
   body: Uint8Array,
   place: CardPlace,
   agentUrl: string,
   publicAgentUrl: string,
+  /** The gateway's gRPC `host:port` for this agent (src/grpc/card-address.ts); undefined: none. */
+  grpcAuthority?: string,
 ): CardBytesRewrite {
   const changed: UrlChange[] = [];
   const untouched: UntouchedUrl[] = [];
@@ -142,9 +182,10 @@ export function rewriteCardBytes(
       : { body, changed, untouched, signaturesDropped: 0, notCard };
   }
 
-  const decide = urlRewriter(agentUrl, publicAgentUrl);
+  const decide = interfaceRewriter(agentUrl, publicAgentUrl, grpcAuthority);
   const edits: Edit[] = [];
   const prefix = cardPath === '' ? '' : `${cardPath}.`;
+  const grpc = grpcFields(hits, prefix);
   for (const hit of hits) {
     const field = hit.type === 'string' ? fieldOf(hit, prefix) : undefined;
     if (field === undefined) continue;
@@ -153,7 +194,7 @@ export function rewriteCardBytes(
       untouched.push({ field, url: lenient.decode(body.subarray(hit.start + 1, hit.end - 1)), why: 'not valid UTF-8' });
       continue;
     }
-    const decision = decide(hit.text);
+    const decision = decide(hit.text, grpc.has(field));
     if ('why' in decision) {
       untouched.push({ field, url: hit.text, why: decision.why });
       continue;

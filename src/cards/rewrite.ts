@@ -97,7 +97,11 @@ const NO_GRPC_ROUTE =
 
 /** The entry is a gRPC interface: 1.0 `protocolBinding`, 0.3 `transport`. */
 function isGrpcEntry(entry: Record<string, unknown>): boolean {
-  const binding = entry['protocolBinding'] ?? entry['transport'];
+  return isGrpcBinding(entry['protocolBinding'] ?? entry['transport']);
+}
+
+/** A protocol binding (1.0) or transport (0.3) that names gRPC. */
+export function isGrpcBinding(binding: unknown): boolean {
   return typeof binding === 'string' && binding.toUpperCase() === 'GRPC';
 }
 
@@ -107,6 +111,20 @@ function grpcUrlDecision(url: string, grpcAuthority: string | undefined): UrlDec
   return grpcAuthority !== undefined ? { to: `http://${grpcAuthority}` } : { why: NO_GRPC_ROUTE };
 }
 
+/**
+ * The decision for one interface's URL, for every card form (the public card here, the extended
+ * card's JSON bytes and its protobuf, rewrite-proto.ts): a GRPC interface's http(s) URL moves to
+ * `http://` + the gateway's gRPC authority; any other URL goes through `urlRewriter`.
+ */
+export function interfaceRewriter(
+  agentUrl: string,
+  publicAgentUrl: string,
+  grpcAuthority?: string,
+): (url: string, grpc: boolean) => UrlDecision {
+  const decide = urlRewriter(agentUrl, publicAgentUrl, grpcAuthority);
+  return (url, grpc) => (grpc && grpcUrlDecision(url, grpcAuthority)) || decide(url);
+}
+
 export function rewriteCard(
   card: Record<string, unknown>,
   agentUrl: string,
@@ -114,14 +132,14 @@ export function rewriteCard(
   /** The gateway's gRPC `host:port` for this agent; undefined: it has no gRPC route. */
   grpcAuthority?: string,
 ): CardRewrite {
-  const urlDecision = urlRewriter(agentUrl, publicAgentUrl, grpcAuthority);
+  const urlDecision = interfaceRewriter(agentUrl, publicAgentUrl, grpcAuthority);
   const changed: UrlChange[] = [];
   const untouched: UntouchedUrl[] = [];
   const out: Record<string, unknown> = { ...card };
 
   const rewriteUrl = (field: string, value: unknown, grpc = false): unknown => {
     if (typeof value !== 'string') return value;
-    const decision = (grpc && grpcUrlDecision(value, grpcAuthority)) || urlDecision(value);
+    const decision = urlDecision(value, grpc);
     if ('why' in decision) {
       untouched.push({ field, url: value, why: decision.why });
       return value;

@@ -10,7 +10,8 @@
  *   4. the upstream metadata: the HTTP headers' hygiene (src/transport/headers.ts), `te: trailers`,
  *      the deadline less the time spent; observers see them last (tracing adds `traceparent`)
  *   5. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue
- *   6. else relay to the agent's gRPC interface (relay.ts)
+ *   6. else relay to the agent's gRPC interface (relay.ts); an extended card and, under task
+ *      ownership, a ListTasks answer are held and rewritten (held-answer.ts)
  * Every refusal is a gRPC status (answer.ts); the exchange finishes exactly once.
  */
 import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
@@ -31,6 +32,11 @@ import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
 import type { GrpcChannel } from './channel.js';
 import { rescueGrpcCall } from './rescue.js';
+import type { Admission } from '../access/gate.js';
+import { isExtendedCardRequest } from '../proxy/extended-card.js';
+import { grpcExtendedCardRewrite, type GrpcCardDeps } from './extended-card.js';
+import type { HeldRewrite } from './held-answer.js';
+import { grpcMethod } from '../a2a/grpc/methods.js';
 
 export interface GrpcPipelineDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;
@@ -43,6 +49,8 @@ export interface GrpcPipelineDeps {
   readonly limits: ClientLimits;
   readonly access: AccessGate;
   readonly tracker: TaskTracker;
+  /** Where extended cards' interfaces point (extended-card.ts). */
+  readonly cards: GrpcCardDeps;
 }
 
 export type GrpcCallHandler = (
@@ -76,7 +84,8 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
         : await deps.access.admit(exchange, clientAddress(asHttp1(req), trusted));
 
       // 4. What the agent gets; observers may add to it.
-      const metadata = agentMetadata(call, trusted, admission.stripHeaders);
+      const rewrite = answerRewrite(call, deps, upstream, admission);
+      const metadata = agentMetadata(call, trusted, heldStrip(admission.stripHeaders, rewrite));
       exchange.emit('onForward', metadata);
       const deadline = deadlineOf(req, exchange.record.startedAt);
       const channel = await deps.agents.channelFor(upstream, exchange.request?.version ?? '1.0');
@@ -91,7 +100,7 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
       // 6. Relay.
       const left = deadline === undefined ? undefined : deadline - Date.now();
       const headers = h2Headers(path, channel, metadata, left);
-      await relayGrpc(call, { upstream: channel.request(headers), body, rest: null, deadline });
+      await relayGrpc(call, { upstream: channel.request(headers), body, rest: null, deadline, rewrite });
     } catch (err) {
       answerUnexpected(call, err);
     } finally {
@@ -176,6 +185,27 @@ function h2Headers(
   }
   if (leftMs !== undefined) headers['grpc-timeout'] = formatGrpcTimeout(leftMs);
   return headers;
+}
+
+/** The answer held and rewritten (relay.ts): an extended card's URLs, ListTasks under task ownership. */
+function answerRewrite(
+  call: GrpcCall,
+  deps: GrpcPipelineDeps,
+  upstream: Upstream,
+  admission: Admission,
+): HeldRewrite | undefined {
+  // The AgentCard message's version is its rpc's package (methods.ts), whatever `a2a-version` says.
+  const version = grpcMethod(call.req.url)?.version;
+  if (isExtendedCardRequest(call.exchange.request) && version) {
+    return grpcExtendedCardRewrite(upstream, version, call.req.headers[':authority'], deps.cards);
+  }
+  const filter = admission.answerFilter;
+  return filter && { message: filter('grpc'), maxBytes: deps.limits.grpc.messageBytes };
+}
+
+/** A held answer must be readable: the agent is not offered compression (`grpc-accept-encoding`). */
+function heldStrip(strip: ReadonlySet<string> | undefined, rewrite: HeldRewrite | undefined) {
+  return rewrite ? new Set([...(strip ?? []), 'grpc-accept-encoding']) : strip;
 }
 
 /** A blocking SendMessage (read whole) to an agent with the rescue on. */

@@ -6,13 +6,19 @@
  * DEADLINE_EXCEEDED itself when it passes, so a call never outlives what the client asked for.
  * A client that cancels (RST_STREAM) cancels the agent's stream; an agent that fails is
  * UNAVAILABLE (nothing sent yet) or ends the relayed answer with that status in its trailers.
+ *
+ * With `rewrite` (an extended card, ListTasks under task ownership: held-answer.ts), an answer
+ * with headers is held whole instead; at its trailers, grpc-status 0 sends it rewritten as one
+ * message with the agent's headers and trailers, any other status as it came. A trailers-only
+ * answer (an error) goes through untouched either way. Observers see what the client gets.
  */
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import type { Readable } from 'node:stream';
 import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
-import { GatewayError, upstreamFailure } from '../transport/errors.js';
+import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../transport/errors.js';
 import { grpcFailureOf, sendGrpcFailure } from './answer.js';
 import type { GrpcCall } from './call.js';
+import { HeldAnswer, type HeldResult, type HeldRewrite } from './held-answer.js';
 
 export interface RelayRequest {
   /** The agent's stream, opened with the request headers. */
@@ -22,12 +28,16 @@ export interface RelayRequest {
   readonly rest: Readable | null;
   /** Epoch ms by which the client wants its answer (its `grpc-timeout`), if it gave one. */
   readonly deadline: number | undefined;
+  /** Hold the answer whole and rewrite it (decided by the pipeline from the request and its admission). */
+  readonly rewrite?: HeldRewrite;
 }
 
 /** Resolves when the exchange has finished: trailers relayed, the client gone, or the agent failed. */
 export function relayGrpc(call: GrpcCall, request: RelayRequest): Promise<void> {
   return new Promise<void>((done) => new GrpcRelay(call, request, done).start());
 }
+
+const AGENT_FAULTS: ReadonlySet<string> = new Set(UPSTREAM_REASONS);
 
 const RESPONSE_DROP = new Set([':status', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 
@@ -42,6 +52,10 @@ class GrpcRelay {
   private readonly exchange: Exchange;
   private timer: NodeJS.Timeout | undefined;
   private ended = false;
+  /** The answer held for its rewrite: the agent's status and headers, and its body so far. */
+  private held: { status: number; headers: ResponseHeaders; answer: HeldAnswer } | undefined;
+  /** Set at the trailers of a held answer: it is being rewritten and sent, and finishes the exchange. */
+  private releasing = false;
 
   constructor(
     private readonly call: GrpcCall,
@@ -83,10 +97,24 @@ class GrpcRelay {
       this.finish();
       return;
     }
-    res.writeHead(status, outgoing);
+    const { rewrite } = this.request;
+    if (!rewrite) return void res.writeHead(status, outgoing);
+    // The rewritten message has a length of its own; HTTP/2 frames delimit it (RFC 9113 §8.1.1).
+    const { 'content-length': _length, ...kept } = outgoing;
+    this.held = { status, headers: kept, answer: new HeldAnswer(rewrite, this.exchange.upstream.name) };
   }
 
   private onData(chunk: Buffer): void {
+    if (this.ended) return;
+    if (this.held) {
+      const refusal = this.held.answer.push(chunk);
+      if (refusal) this.refuse(refusal);
+      return;
+    }
+    this.write(chunk);
+  }
+
+  private write(chunk: Buffer): void {
     const { res } = this.call;
     this.exchange.record.bytesOut += chunk.length;
     this.exchange.emit('onResponseChunk', chunk);
@@ -95,12 +123,46 @@ class GrpcRelay {
 
   private onTrailers(trailers: IncomingHttpHeaders): void {
     const outgoing = relayedHeaders(trailers);
+    if (this.held) return void this.release(outgoing);
     this.exchange.responseTrailers = outgoing;
     this.call.res.addTrailers(outgoing);
   }
 
-  private onEnd(): void {
+  /** The held answer is whole: rewritten when its status is 0, else as it came; then the end. */
+  private async release(trailers: ResponseHeaders): Promise<void> {
+    const { status, headers, answer } = this.held!;
+    this.releasing = true;
+    let result: HeldResult;
+    try {
+      result = String(trailers['grpc-status']) === '0' ? await answer.rewritten() : answer.asItCame();
+    } catch (err) {
+      return this.refuse(err);
+    }
     if (this.ended) return;
+    if ('refusal' in result) return this.refuse(result.refusal);
+    this.exchange.record.findings.push(...result.findings);
+    this.exchange.emit('onResponseStart', status, headers);
+    this.call.res.writeHead(status, headers);
+    if (result.body.length > 0) this.write(result.body);
+    this.exchange.responseTrailers = trailers;
+    this.call.res.addTrailers(trailers);
+    this.held = undefined;
+    this.releasing = false;
+    this.onEnd();
+  }
+
+  /** The held answer cannot go on: the gateway answers the error instead (the agent's fault, or
+   * the gateway's: the task store down, a rewrite that threw). */
+  private refuse(err: unknown): void {
+    if (this.ended) return;
+    const failure = err instanceof Error ? err : new Error(String(err));
+    const agents = err instanceof GatewayError && AGENT_FAULTS.has(err.reason);
+    this.exchange.fail(agents ? 'upstream-error' : 'gateway-error', failure);
+    this.answer(err);
+  }
+
+  private onEnd(): void {
+    if (this.ended || this.releasing) return;
     const { res } = this.call;
     if (!res.writableEnded && !res.stream.destroyed) res.end();
     this.finish();
@@ -108,7 +170,7 @@ class GrpcRelay {
 
   private onUpstreamClose(): void {
     const { upstream } = this.request;
-    if (this.ended) return;
+    if (this.ended || this.releasing) return;
     const code = upstream.rstCode ?? constants.NGHTTP2_NO_ERROR;
     if (code === constants.NGHTTP2_NO_ERROR && this.exchange.responseTrailers) return this.onEnd();
     this.onUpstreamFailure(
@@ -139,7 +201,7 @@ class GrpcRelay {
     this.finish();
   }
 
-  private answer(err: GatewayError): void {
+  private answer(err: unknown): void {
     const trailers = sendGrpcFailure(this.call.res, grpcFailureOf(err));
     if (trailers) this.exchange.responseTrailers = trailers;
     if (!this.request.upstream.closed) this.request.upstream.close(constants.NGHTTP2_CANCEL);

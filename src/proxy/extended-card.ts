@@ -39,13 +39,15 @@ function secured(body: Uint8Array, binding: JsonBinding, version: ProtocolVersio
 export function extendedCardRewrite(
   binding: JsonBinding,
   agentUrl: string,
-  publicAgentUrl: string,
+  /** The agent's public URL, and its gRPC `host:port` at the gateway (src/grpc/card-address.ts), if any. */
+  at: { readonly publicUrl: string; readonly grpc: string | undefined },
   security?: { readonly schemes: CardSecurity; readonly version: ProtocolVersion },
 ): BodyRewrite {
+  const place = binding === 'jsonrpc' ? 'result' : 'body';
   return {
     maxBytes: 1 << 20,
     apply(body, headers) {
-      const rewrite = rewriteCardBytes(body, binding === 'jsonrpc' ? 'result' : 'body', agentUrl, publicAgentUrl);
+      const rewrite = rewriteCardBytes(body, place, agentUrl, at.publicUrl, at.grpc);
       if (rewrite.notCard !== undefined) {
         return {
           body,

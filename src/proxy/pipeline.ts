@@ -43,6 +43,12 @@ import type { TaskTracker } from '../tasks/tracker.js';
 import type { GrpcPorts } from '../grpc/listeners.js';
 import { gatewayGrpcAuthority } from '../grpc/card-address.js';
 
+/** Where the agent is at the gateway: its public URL and its gRPC `host:port` (if it has a gRPC route). */
+interface CardAddress {
+  readonly publicUrl: string;
+  readonly grpc: string | undefined;
+}
+
 /** Bytes of a request body read before forwarding; larger bodies stream past it. */
 export const REQUEST_PREFIX_BYTES = 64 * 1024;
 
@@ -103,6 +109,11 @@ export function createAgentPipeline(deps: PipelineDeps) {
         byHost
           ? publicHostUrl(req, deps.publicUrl, trusted)
           : `${publicBaseUrl(req, deps.publicUrl, trusted)}/agents/${encodeURIComponent(agent)}`;
+      const cardAt = (): CardAddress => {
+        const publicUrl = publicAgentUrl();
+        const host = new URL(publicUrl).hostname;
+        return { publicUrl, grpc: gatewayGrpcAuthority(agent, upstream.config.hosts, host, deps.grpcPorts) };
+      };
       const method = (req.method ?? 'GET') as Dispatcher.HttpMethod;
 
       // 3. The body's start, and the request's one classification.
@@ -119,9 +130,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
       const bare = q === -1 ? path : path.slice(0, q);
       if ((method === 'GET' || method === 'HEAD') && CARD_PATHS.has(bare)) {
         const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
-        const publicUrl = publicAgentUrl();
-        const grpc = gatewayGrpcAuthority(agent, upstream.config.hosts, new URL(publicUrl).hostname, deps.grpcPorts);
-        return await serveCard(exchange, cards, cardPath, { publicUrl, grpc }, errorContext, deps.cardSecurity);
+        return await serveCard(exchange, cards, cardPath, cardAt(), errorContext, deps.cardSecurity);
       }
 
       // 5. The headers the agent gets; observers may add to them.
@@ -140,7 +149,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
         errorContext,
         keepaliveMs: upstream.config.sse.keepalive,
         stream: wantsStream(req, facts),
-        rewriteFor: responseRewrite(exchange, deps.cardSecurity, admission, errorContext, publicAgentUrl),
+        rewriteFor: responseRewrite(exchange, deps.cardSecurity, admission, errorContext, cardAt),
       });
     } catch (err) {
       // A body that failed a limit while its start was read is still classified by now.
@@ -168,16 +177,14 @@ function responseRewrite(
   security: CardSecurity | undefined,
   admission: Admission,
   errorContext: ErrorContext,
-  publicAgentUrl: () => string,
+  cardAt: () => CardAddress,
 ): ForwardRequest['rewriteFor'] {
   const { upstream } = exchange;
   if (isExtendedCardRequest(exchange.request)) {
     const version = exchange.request?.version ?? errorContext.version;
     const secured = security && { schemes: security, version };
     return (status) =>
-      status === 200
-        ? extendedCardRewrite(errorContext.binding, upstream.config.url, publicAgentUrl(), secured)
-        : undefined;
+      status === 200 ? extendedCardRewrite(errorContext.binding, upstream.config.url, cardAt(), secured) : undefined;
   }
   const filter = admission.answerFilter;
   return filter && ((status) => (status >= 200 && status < 300 ? filter(errorContext.binding) : undefined));
@@ -297,8 +304,7 @@ async function serveCard(
   exchange: Exchange,
   cards: CardCache,
   cardPath: string,
-  /** Where the agent is at the gateway: its public URL and its gRPC `host:port` (if it has a gRPC route). */
-  at: { publicUrl: string; grpc: string | undefined },
+  at: CardAddress,
   errorContext: ErrorContext,
   security: CardSecurity | undefined,
 ): Promise<void> {

@@ -159,6 +159,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       limits: config.limits,
       access: access.gate,
       tracker: shared.tracker,
+      cards: { publicBase, grpcPorts: shared.grpcPorts, maxBytes: config.cards.maxBytes },
     }),
     agentForAuthority: (authority) => agentForHost(traffic.hostRoutes, authority),
   };

@@ -227,6 +227,48 @@ describe('rewriteCardBytes', () => {
     );
   });
 
+  it('moves GRPC interfaces to the gateway’s gRPC address as rewriteCard does (bindings by protocolBinding ?? transport, preferredTransport)', () => {
+    const binding = fc.constantFrom<unknown>('GRPC', 'grpc', 'JSONRPC', 'HTTP+JSON', null, 7);
+    const grpcUrls = fc.constantFrom(
+      `${AGENT}/jsonrpc`,
+      'http://127.0.0.1:50051',
+      'https://a.example:1/x',
+      'agent:50051',
+      'x',
+    );
+    const entry = fc
+      .tuple(grpcUrls, fc.array(fc.tuple(fc.constantFrom('protocolBinding', 'transport'), binding), { maxLength: 3 }))
+      .map(([url, keys]) => new Members([...keys, ['url', url]]));
+    const grpcCard = fc
+      .tuple(
+        fc.array(entry, { maxLength: 3 }),
+        fc.option(grpcUrls, { nil: undefined }),
+        fc.option(binding, { nil: undefined }),
+      )
+      .map(([list, url, preferred]) => {
+        const fields: [string, unknown][] = [['supportedInterfaces', list]];
+        if (url !== undefined) fields.push(['url', url]);
+        if (preferred !== undefined) fields.push(['preferredTransport', preferred]);
+        return new Members(fields);
+      });
+    fc.assert(
+      fc.property(
+        grpcCard,
+        fc.option(fc.constant('gw.example:7001'), { nil: undefined }),
+        fc.nat(),
+        (value, grpc, seed) => {
+          const { bytes } = serialise(value, 'body', lcg(seed));
+          const out = rewriteCardBytes(bytes, 'body', AGENT, PUBLIC, grpc);
+          const model = rewriteCard(JSON.parse(dec.decode(bytes)) as Record<string, unknown>, AGENT, PUBLIC, grpc);
+          expect(JSON.parse(dec.decode(out.body))).toEqual(model.card);
+          expect(out.changed).toEqual(model.changed);
+          expect(out.untouched).toEqual(model.untouched);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   const rewrite = (text: string, place: CardPlace = 'body') => {
     const out = rewriteCardBytes(enc.encode(text), place, AGENT, PUBLIC);
     return { ...out, text: dec.decode(out.body) };

@@ -5,7 +5,7 @@
  * type is skipped too, not trusted. The reader throws on malformed bytes; `tryDecode` is the one
  * place that turns a throw into `undefined` (principle 5: the decoders never throw).
  */
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 
 export { WireType };
 
@@ -72,4 +72,44 @@ export function taskOfName(name: string | undefined): string | undefined {
 export function configOfName(name: string | undefined): string | undefined {
   const m = name === undefined ? null : /^tasks\/[^/]+\/pushNotificationConfigs\/([^/]+)$/.exec(name);
   return m?.[1];
+}
+
+/** One field as it lies in a message: its number, wire type, bytes (tag included) and, when length-delimited, its contents. */
+export interface RawField {
+  readonly no: number;
+  readonly wireType: WireType;
+  readonly raw: Uint8Array;
+  readonly value: Uint8Array | undefined;
+}
+
+/** The fields of `bytes` in wire order, as views into it, for rewrites that copy most of them raw; throws on malformed bytes. */
+export function rawFields(bytes: Uint8Array): RawField[] {
+  const r = new BinaryReader(bytes);
+  const out: RawField[] = [];
+  while (r.pos < r.len) {
+    const start = r.pos;
+    const [no, wireType] = r.tag();
+    let value: Uint8Array | undefined;
+    if (wireType === WireType.LengthDelimited) value = r.bytes();
+    else r.skip(wireType, no);
+    if (r.pos > r.len) throw new RangeError('message ends inside a field');
+    out.push({ no, wireType, raw: bytes.subarray(start, r.pos), value });
+  }
+  return out;
+}
+
+/** A length-delimited field `no` holding `value`, encoded. */
+export function lengthDelimitedField(no: number, value: Uint8Array): Uint8Array {
+  return new BinaryWriter().tag(no, WireType.LengthDelimited).bytes(value).finish();
+}
+
+/** The parts, one after the other. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

@@ -1,0 +1,27 @@
+/**
+ * The ListTasks filter of task ownership in the caller's binding (`Admission.answerFilter`,
+ * gate.ts): a JSON body rewrite for JSON-RPC and REST (list-tasks.ts), a message rewrite for gRPC
+ * (list-tasks-grpc.ts). Each pipeline asks for its own binding and gets its own kind of rewrite.
+ */
+import type { Binding, JsonBinding } from '../a2a/operations.js';
+import type { MessageRewrite } from '../grpc/held-answer.js';
+import type { BodyRewrite } from '../proxy/rewrite-buffer.js';
+import { listTasksFilter, type OwnersOf } from './list-tasks.js';
+import { grpcListTasksFilter } from './list-tasks-grpc.js';
+
+export interface AnswerFilter {
+  (binding: JsonBinding): BodyRewrite;
+  (binding: 'grpc'): MessageRewrite;
+}
+
+/** The filter of `caller`'s ListTasks answers from `agent`. */
+export function ownedTasksFilter(agent: string, caller: string, ownersOf: OwnersOf): AnswerFilter {
+  function filter(binding: JsonBinding): BodyRewrite;
+  function filter(binding: 'grpc'): MessageRewrite;
+  function filter(binding: Binding): BodyRewrite | MessageRewrite {
+    return binding === 'grpc'
+      ? grpcListTasksFilter(agent, caller, ownersOf)
+      : listTasksFilter(agent, binding, caller, ownersOf);
+  }
+  return filter;
+}
