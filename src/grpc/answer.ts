@@ -7,7 +7,7 @@
  * protocol's own errors the gateway answers (TaskNotFound under task ownership,
  * src/proxy/a2a-error.ts) get the status and ErrorInfo an A2A agent gives them.
  */
-import type { Http2ServerResponse } from 'node:http2';
+import { constants, type Http2ServerResponse, type ServerHttp2Stream } from 'node:http2';
 import { encodeStatusDetails, percentEncodeGrpcMessage } from '../a2a/grpc/status.js';
 import { A2AError } from '../proxy/a2a-error.js';
 import { GatewayError } from '../transport/errors.js';
@@ -54,8 +54,10 @@ export function statusTrailers(failure: GrpcFailure): Record<string, string> {
 
 /**
  * Answers `failure` on `res`: trailers-only before the headers, else as the trailers of what
- * was relayed. Returns the trailers sent (the exchange record reads them), or undefined when
- * the stream was already gone.
+ * was relayed. A client still sending (a refusal before its message was read whole) then gets
+ * RST_STREAM NO_ERROR, as gRPC over HTTP/2 asks of a server that is done first: the stream is
+ * freed now, not when the client chooses to end it. Returns the trailers sent (the exchange
+ * record reads them), or undefined when the stream was already gone.
  */
 export function sendGrpcFailure(res: Http2ServerResponse, failure: GrpcFailure): Record<string, string> | undefined {
   const stream = res.stream;
@@ -67,5 +69,16 @@ export function sendGrpcFailure(res: Http2ServerResponse, failure: GrpcFailure):
     res.addTrailers(trailers);
     res.end();
   }
+  setImmediate(() => resetIfUnread(stream));
   return trailers;
+}
+
+/** RST_STREAM NO_ERROR once the answer is out, when the client has not ended its side. */
+function resetIfUnread(stream: ServerHttp2Stream): void {
+  if (stream.destroyed || stream.closed) return;
+  const state = stream.state.state;
+  if (state === constants.NGHTTP2_STREAM_STATE_CLOSED || state === constants.NGHTTP2_STREAM_STATE_HALF_CLOSED_REMOTE) {
+    return;
+  }
+  stream.close(constants.NGHTTP2_NO_ERROR);
 }

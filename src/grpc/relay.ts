@@ -38,6 +38,16 @@ function relayedHeaders(headers: IncomingHttpHeaders): ResponseHeaders {
   return out;
 }
 
+/**
+ * Node cancels the streams pending on a session that fails to connect with
+ * ERR_HTTP2_STREAM_CANCEL, the connect error as its `cause`: the cause (ECONNREFUSED, …) is what
+ * happened to the call (UPSTREAM_UNREACHABLE, not a reset).
+ */
+function causeOf(err: unknown): unknown {
+  const { code, cause } = (err ?? {}) as { code?: unknown; cause?: unknown };
+  return code === 'ERR_HTTP2_STREAM_CANCEL' && cause !== undefined ? cause : err;
+}
+
 class GrpcRelay {
   private readonly exchange: Exchange;
   private timer: NodeJS.Timeout | undefined;
@@ -118,7 +128,7 @@ class GrpcRelay {
 
   private onUpstreamFailure(err: unknown): void {
     if (this.ended) return;
-    const failure = err instanceof GatewayError ? err : upstreamFailure(err, this.exchange.upstream.name);
+    const failure = err instanceof GatewayError ? err : upstreamFailure(causeOf(err), this.exchange.upstream.name);
     this.exchange.fail('upstream-error', failure);
     this.answer(failure);
   }
