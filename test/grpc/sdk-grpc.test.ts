@@ -37,7 +37,9 @@ async function records(): Promise<ExchangeRecord[]> {
 
 describe('SDK 1.3.0 gRPC client through the gateway', () => {
   it('reads a card whose GRPC interface is the gateway', async () => {
-    const res = await fetch(`${gw.url}/agents/reviewer/.well-known/agent-card.json`, { signal: AbortSignal.timeout(3000) });
+    const res = await fetch(`${gw.url}/agents/reviewer/.well-known/agent-card.json`, {
+      signal: AbortSignal.timeout(3000),
+    });
     const card = (await res.json()) as { supportedInterfaces: { url: string; protocolBinding: string }[] };
     const grpc = card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC');
     expect(grpc?.url).toBe(`127.0.0.1:${gw.grpcPorts.agents.get('reviewer')}`);
@@ -53,7 +55,9 @@ describe('SDK 1.3.0 gRPC client through the gateway', () => {
     expect(kinds).toContain('SendMessage:message');
     expect(kinds).toContain('SendMessage:task');
     expect(kinds).toContain('GetTask:error');
-    expect(grpc.some((r) => r.a2a?.operation === 'SendStreamingMessage' && r.a2a.state === 'TASK_STATE_COMPLETED')).toBe(true);
+    expect(
+      grpc.some((r) => r.a2a?.operation === 'SendStreamingMessage' && r.a2a.state === 'TASK_STATE_COMPLETED'),
+    ).toBe(true);
   });
 });
 
