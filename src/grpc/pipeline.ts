@@ -197,7 +197,7 @@ function deadlineOf(req: Http2ServerRequest, startedAt: number): number | undefi
 /** Anything thrown before the relay took over: answered as a gRPC status whenever the stream is still there. */
 function answerUnexpected(call: GrpcCall, err: unknown): void {
   const { exchange, res } = call;
-  const failure = grpcFailureOf(err);
+  const failure = grpcFailureOf(err, call.req.url);
   const gone = res.stream.destroyed || res.stream.closed;
   if (err instanceof Error) exchange.fail(gone ? 'client-gone' : 'gateway-error', err);
   const trailers = gone ? undefined : sendGrpcFailure(res, failure);
