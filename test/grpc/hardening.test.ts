@@ -82,6 +82,30 @@ describe('gRPC: what one client may send', () => {
     expect(agentCalls(since)).toEqual([]);
   });
 
+  it('holds at most one bounded message per call: a client writing on past the cap is answered and its stream freed', async () => {
+    const since = peer.requests.length;
+    const chunk = Buffer.alloc(16 * 1024, 1);
+    const reply = await withSession(portOf('reviewer'), (s) =>
+      rawCall(s, `${SERVICE}SendMessage`, {
+        // A frame announcing 1 MiB, then data that never ends (the stream is left open).
+        onStream: (stream) => {
+          const prefix = Buffer.from([0, 0, 0x10, 0, 0]);
+          stream.write(prefix);
+          for (let i = 0; i < 64; i++) stream.write(chunk);
+        },
+      }),
+    );
+    expect(reply.status).toMatchObject({ code: GRPC.RESOURCE_EXHAUSTED, reason: 'BODY_TOO_LARGE' });
+    expect(agentCalls(since)).toEqual([]);
+    await eventually(
+      () => records.some((r) => r.error?.reason === 'BODY_TOO_LARGE' && r.bytesIn > 0),
+      3000,
+      'the record',
+    );
+    const record = records.filter((r) => r.error?.reason === 'BODY_TOO_LARGE').at(-1)!;
+    expect(record.bytesIn).toBeLessThanOrEqual(MESSAGE_BYTES + 5);
+  });
+
   it('a message within the cap goes through (the cap is not off by the prefix)', async () => {
     const reply = await withSession(portOf('reviewer'), (s) =>
       rawCall(s, `${SERVICE}SendMessage`, { body: sendMessageRequest('what is 6x7?') }),

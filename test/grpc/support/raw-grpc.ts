@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { encodeGrpcFrame } from '../../../src/codec/grpc-frames.js';
+import { encodeGrpcFrame, GrpcFrameReader } from '../../../src/codec/grpc-frames.js';
+import { eachField, messageField, stringField } from '../../../src/a2a/grpc/proto-read.js';
 import { decodeGrpcStatus, type GrpcStatus } from '../../../src/a2a/grpc/status.js';
 import { getTaskRequest } from '../../../src/a2a/grpc/rescue-wire.js';
 
@@ -100,4 +101,40 @@ export async function eventually(predicate: () => boolean, ms: number, what: str
     if (Date.now() > until) throw new Error(`deadline: ${what} did not happen within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+const w = () => new BinaryWriter();
+const str = (writer: BinaryWriter, no: number, value: string) => writer.tag(no, WireType.LengthDelimited).string(value);
+
+/** The 1.0 request messages of the task operations, for task `id` (and push config `configId`). */
+export const taskRequests = {
+  GetTask: (id: string) => getTaskRequest(id, '1.0'),
+  CancelTask: (id: string) => str(w(), 2, id).finish(),
+  SubscribeToTask: (id: string) => str(w(), 2, id).finish(),
+  GetTaskPushNotificationConfig: (id: string, configId = 'cfg-1') => str(str(w(), 2, id), 3, configId).finish(),
+  DeleteTaskPushNotificationConfig: (id: string, configId = 'cfg-1') => str(str(w(), 2, id), 3, configId).finish(),
+  ListTaskPushNotificationConfigs: (id: string) => str(w(), 1, id).finish(),
+} as const;
+
+export type TaskOperation = keyof typeof taskRequests;
+
+/** A 1.0 TaskPushNotificationConfig (the CreateTaskPushNotificationConfig request). */
+export function pushConfigRequest(taskId: string, url: string, configId = 'cfg-1'): Uint8Array {
+  return str(str(str(w(), 2, configId), 3, taskId), 4, url).finish();
+}
+
+/** The task id of a SendMessage answer (SendMessageResponse.task 1 → Task.id 1), if it is a task. */
+export function taskIdOf(data: Buffer): string | undefined {
+  const messages: Uint8Array[] = [];
+  new GrpcFrameReader(1 << 20).push(data, (m) => messages.push(m.slice()));
+  let id: string | undefined;
+  if (messages[0] === undefined) return undefined;
+  eachField(messages[0], (no, wt, r) => {
+    const task = no === 1 ? messageField(wt, r) : undefined;
+    if (task)
+      eachField(task, (n, t, rr) => {
+        if (n === 1) id ??= stringField(t, rr);
+      });
+  });
+  return id;
 }
