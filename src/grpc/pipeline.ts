@@ -67,9 +67,12 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
     deps.inFlight.add(exchange);
     try {
       const refusal = checkHead(req);
+      if (refusal) {
+        req.resume(); // refused on its head: the body is not waited for (nor held, see request-body.ts)
+        throw refusal;
+      }
       // 3. The request message, and the call's one classification.
       const body = await readAndClassify(call, deps, upstream);
-      if (refusal) throw refusal;
       const trusted = deps.trust.isTrusted(asHttp1(req));
       const admission = deps.access.passes(exchange)
         ? OPEN
