@@ -152,6 +152,13 @@ describe('gRPC: what a caller may do', () => {
     expect(ops.status?.code).toBe(CODE.NOT_FOUND); // olga may call, but the task is alice's
   });
 
+  it('under method rules an rpc the gateway does not know → PERMISSION_DENIED; the agent sees no call', async () => {
+    const since = peer.requests.length;
+    const reply = await grpcCall(portOf('ruled'), 'NoSuchMethod', taskRequests.GetTask('t-1'), credentials('alice'));
+    expect(reply.status?.code).toBe(CODE.PERMISSION_DENIED);
+    expect(peer.requests.length).toBe(since);
+  });
+
   it('a caller past its rate limit → RESOURCE_EXHAUSTED; the agent hears nothing of it', async () => {
     const codes: number[] = [];
     for (let i = 0; i < LIMIT.requests + LIMIT.burst + 1; i++) {

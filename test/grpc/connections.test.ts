@@ -135,6 +135,22 @@ describe('gRPC connections over time', () => {
     }
   });
 
+  it('a call refused on its head is answered at once, not after limits.bodyIdle (default 30 s)', async () => {
+    const gw = await gateway({});
+    const session = await h2(gw.grpcPorts.agents.get('reviewer')!);
+    try {
+      const reply = await rawCall(session, `${SERVICE}GetTask`, {
+        headers: { 'content-type': 'text/plain' },
+        onStream: (stream) => stream.write('not a gRPC message, and no end'),
+        ms: 3000,
+      });
+      expect(reply.status).toMatchObject({ code: 3, reason: 'REQUEST_INVALID' });
+    } finally {
+      session.destroy();
+      await gw.close();
+    }
+  });
+
   it("the SDK 1.3.0 gRPC client's deadline: DEADLINE_EXCEEDED, and the call is cancelled at the gateway", async () => {
     const gw = await gateway({});
     try {

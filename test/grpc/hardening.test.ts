@@ -170,17 +170,26 @@ describe('gRPC: what one client may send', () => {
     expect(agentCalls(since)).toEqual([]);
   });
 
-  it('a non-POST or non-gRPC content type gets an answer, not a hang', async () => {
+  it('a non-POST or a non-gRPC content type gets an answer (INVALID_ARGUMENT), not a hang; the agent hears nothing', async () => {
+    const since = peer.requests.length;
     await withSession(portOf('reviewer'), async (s) => {
       const get = await rawCall(s, `${SERVICE}GetTask`, { headers: { ':method': 'GET' }, ms: 3000 });
-      expect(get.status?.code ?? Number(get.headers[':status'])).not.toBe(0);
+      expect(get.status).toMatchObject({ code: GRPC.INVALID_ARGUMENT, reason: 'REQUEST_INVALID' });
       const json = await rawCall(s, `${SERVICE}GetTask`, {
         headers: { 'content-type': 'application/json' },
         body: getTask('x'),
         ms: 3000,
       });
-      expect(json.status?.code ?? Number(json.headers[':status'])).not.toBe(0);
+      expect(json.status).toMatchObject({ code: GRPC.INVALID_ARGUMENT, reason: 'REQUEST_INVALID' });
+      // A body that never ends on such a call is answered all the same.
+      const open = await rawCall(s, `${SERVICE}GetTask`, {
+        headers: { 'content-type': 'text/plain' },
+        onStream: (stream) => stream.write('not a gRPC message'),
+        ms: 3000,
+      });
+      expect(open.status?.code).not.toBe(0);
     });
+    expect(agentCalls(since)).toEqual([]);
   });
 
   it('an unknown :authority on the shared listener → NOT_FOUND, AGENT_NOT_FOUND; no agent contact', async () => {
