@@ -13,6 +13,7 @@ import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import { grpcFailureOf, sendGrpcFailure } from './answer.js';
 import type { GrpcCall } from './call.js';
+import { streamFailureCause } from './channel.js';
 
 export interface RelayRequest {
   /** The agent's stream, opened with the request headers. */
@@ -36,16 +37,6 @@ function relayedHeaders(headers: IncomingHttpHeaders): ResponseHeaders {
   const out: ResponseHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (!RESPONSE_DROP.has(name)) out[name] = value;
   return out;
-}
-
-/**
- * Node cancels the streams pending on a session that fails to connect with
- * ERR_HTTP2_STREAM_CANCEL, the connect error as its `cause`: the cause (ECONNREFUSED, …) is what
- * happened to the call (UPSTREAM_UNREACHABLE, not a reset).
- */
-function causeOf(err: unknown): unknown {
-  const { code, cause } = (err ?? {}) as { code?: unknown; cause?: unknown };
-  return code === 'ERR_HTTP2_STREAM_CANCEL' && cause !== undefined ? cause : err;
 }
 
 class GrpcRelay {
@@ -128,7 +119,8 @@ class GrpcRelay {
 
   private onUpstreamFailure(err: unknown): void {
     if (this.ended) return;
-    const failure = err instanceof GatewayError ? err : upstreamFailure(causeOf(err), this.exchange.upstream.name);
+    const failure =
+      err instanceof GatewayError ? err : upstreamFailure(streamFailureCause(err), this.exchange.upstream.name);
     this.exchange.fail('upstream-error', failure);
     this.answer(failure);
   }

@@ -37,6 +37,11 @@ beforeAll(async () => {
       reviewer: { url: peer.url, hosts: ['reviewer.test'], grpc: { listen: { port: 0 } } },
       slow: { url: peer.url, grpc: { url: slow.url, listen: { port: 0 } } },
       dead: { url: peer.url, grpc: { url: `127.0.0.1:${deadPort}`, listen: { port: 0 } } },
+      deadRescued: {
+        url: peer.url,
+        timeoutRescue: { enabled: true },
+        grpc: { url: `127.0.0.1:${deadPort}`, listen: { port: 0 } },
+      },
     },
     {
       listen: { host: '127.0.0.1', port: 0, grpc: { port: 0 } },
@@ -280,6 +285,16 @@ describe('gRPC: deadlines, cancels and quiet bodies', () => {
       reason: 'UPSTREAM_UNREACHABLE',
       domain: 'a2a-gateway',
     });
+  });
+});
+
+describe('gRPC: an unreachable agent behind the timeout rescue', () => {
+  it('a blocking SendMessage → UNAVAILABLE, UPSTREAM_UNREACHABLE', async () => {
+    const reply = await withSession(portOf('deadRescued'), (s) =>
+      rawCall(s, `${SERVICE}SendMessage`, { body: sendMessageRequest('process this') }),
+    );
+    expect(reply.status).toMatchObject({ code: GRPC.UNAVAILABLE, reason: 'UPSTREAM_UNREACHABLE' });
+    expect(records.some((r) => r.agent === 'deadRescued' && r.rescue !== undefined)).toBe(true);
   });
 });
 
