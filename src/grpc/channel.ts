@@ -74,3 +74,13 @@ export class GrpcChannel {
     session.once('close', () => clearTimeout(timer));
   }
 }
+
+/**
+ * What made a stream to the agent fail. Node cancels the streams pending on a session that fails
+ * to connect with ERR_HTTP2_STREAM_CANCEL, the connect error as its `cause`: the cause
+ * (ECONNREFUSED, …) is what happened to the call (UPSTREAM_UNREACHABLE, not a reset).
+ */
+export function streamFailureCause(err: unknown): unknown {
+  const { code, cause } = (err ?? {}) as { code?: unknown; cause?: unknown };
+  return code === 'ERR_HTTP2_STREAM_CANCEL' && cause !== undefined ? cause : err;
+}

@@ -85,25 +85,33 @@ function onCall(deps: GrpcListenerDeps, req: Http2ServerRequest, res: Http2Serve
   void handlers.handleGrpcCall(req, res, agent);
 }
 
-/** The idle timeout, and PINGs while calls are open and quiet. */
+/**
+ * The idle timeout, and PINGs while calls are open. The idle clock restarts when the last call
+ * ends: Node's session timer may have fired while a call was still open (and done nothing), and
+ * nothing else need cross the socket after it.
+ */
 function watchSession(session: ServerHttp2Session, limits: ClientLimits): void {
   let open = 0;
-  session.setTimeout(limits.grpc.idleTimeout, () => {
+  const idleMs = limits.grpc.idleTimeout;
+  const onIdle = () => {
     if (open === 0) session.close();
-  });
+  };
+  session.setTimeout(idleMs, onIdle);
   session.on('error', () => session.destroy());
   const ping = limits.grpc.ping;
-  if (ping <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   session.on('stream', (stream) => {
     open++;
-    timer ??= setInterval(() => {
-      if (!session.destroyed) session.ping(() => {});
-    }, ping).unref();
+    if (ping > 0) {
+      timer ??= setInterval(() => {
+        if (!session.destroyed) session.ping(() => {});
+      }, ping).unref();
+    }
     stream.once('close', () => {
       if (--open > 0) return;
       clearInterval(timer);
       timer = undefined;
+      if (!session.destroyed && !session.closed) session.setTimeout(idleMs, onIdle);
     });
   });
   session.once('close', () => clearInterval(timer));

@@ -75,9 +75,12 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
     deps.inFlight.add(exchange);
     try {
       const refusal = checkHead(req);
+      if (refusal) {
+        req.resume(); // refused on its head: the body is not waited for (nor held, see request-body.ts)
+        throw refusal;
+      }
       // 3. The request message, and the call's one classification.
       const body = await readAndClassify(call, deps, upstream);
-      if (refusal) throw refusal;
       const trusted = deps.trust.isTrusted(asHttp1(req));
       const admission = deps.access.passes(exchange)
         ? OPEN
@@ -227,7 +230,7 @@ function deadlineOf(req: Http2ServerRequest, startedAt: number): number | undefi
 /** Anything thrown before the relay took over: answered as a gRPC status whenever the stream is still there. */
 function answerUnexpected(call: GrpcCall, err: unknown): void {
   const { exchange, res } = call;
-  const failure = grpcFailureOf(err);
+  const failure = grpcFailureOf(err, call.req.url);
   const gone = res.stream.destroyed || res.stream.closed;
   if (err instanceof Error) exchange.fail(gone ? 'client-gone' : 'gateway-error', err);
   const trailers = gone ? undefined : sendGrpcFailure(res, failure);

@@ -19,6 +19,7 @@ import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../transport/er
 import { grpcFailureOf, sendGrpcFailure } from './answer.js';
 import type { GrpcCall } from './call.js';
 import { HeldAnswer, type HeldResult, type HeldRewrite } from './held-answer.js';
+import { streamFailureCause } from './channel.js';
 
 export interface RelayRequest {
   /** The agent's stream, opened with the request headers. */
@@ -180,7 +181,8 @@ class GrpcRelay {
 
   private onUpstreamFailure(err: unknown): void {
     if (this.ended) return;
-    const failure = err instanceof GatewayError ? err : upstreamFailure(err, this.exchange.upstream.name);
+    const failure =
+      err instanceof GatewayError ? err : upstreamFailure(streamFailureCause(err), this.exchange.upstream.name);
     this.exchange.fail('upstream-error', failure);
     this.answer(failure);
   }

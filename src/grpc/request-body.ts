@@ -28,7 +28,10 @@ export function readGrpcBody(
       clearTimeout(idle);
       req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
       if (err) {
-        req.pause();
+        // The rest is discarded, not held: the refusal's RST_STREAM ends the stream, and a paused
+        // stream with data in Node's buffers keeps the client's whole connection from closing
+        // (the socket's close never comes; a graceful shutdown waits on it).
+        req.resume();
         reject(err);
       } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
     };

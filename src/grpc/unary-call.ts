@@ -6,7 +6,7 @@
 import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { GrpcFrameReader } from '../codec/grpc-frames.js';
 import { GatewayError } from '../transport/errors.js';
-import type { GrpcChannel } from './channel.js';
+import { streamFailureCause, type GrpcChannel } from './channel.js';
 import { GRPC_STATUS } from './status-codes.js';
 
 export interface UnaryReply {
@@ -47,7 +47,7 @@ export function callUnary(
       });
     });
     stream.on('trailers', (t) => (trailers = t));
-    stream.on('error', (err) => reject(err));
+    stream.on('error', (err) => reject(streamFailureCause(err)));
     stream.on('close', () => {
       signal.removeEventListener('abort', abort);
       if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
