@@ -36,7 +36,20 @@ function valueAt(config: unknown, path: string): unknown {
 
 /** The restart-only keys whose value differs between the running and the next config. */
 export function restartOnlyChanges(running: GatewayConfig, next: GatewayConfig): string[] {
-  return RESTART_ONLY.filter((path) => !isDeepStrictEqual(valueAt(running, path), valueAt(next, path)));
+  const fixed = RESTART_ONLY.filter((path) => !isDeepStrictEqual(valueAt(running, path), valueAt(next, path)));
+  return [...fixed, ...agentListenerChanges(running, next)];
+}
+
+/**
+ * An agent's own gRPC port (`agents.{name}.grpc.listen`) is a listener, opened at start-up
+ * (src/grpc/listeners.ts): one added, moved or removed by a reload needs a restart. The rest of
+ * the agent's config applies (a removed port keeps serving the agent until then).
+ */
+function agentListenerChanges(running: GatewayConfig, next: GatewayConfig): string[] {
+  const names = new Set([...Object.keys(running.agents), ...Object.keys(next.agents)]);
+  return [...names]
+    .filter((name) => !isDeepStrictEqual(running.agents[name]?.grpc.listen, next.agents[name]?.grpc.listen))
+    .map((name) => `agents.${name}.grpc.listen`);
 }
 
 /** `next` with the restart-only keys at their running values: the config the new generation is made of. */

@@ -28,6 +28,17 @@ describe('restart-only keys', () => {
     expect(next.listen.port).toBe(8123); // the given config is not changed
   });
 
+  it("name an agent's own gRPC port added, moved or removed (a listener opened at start-up)", () => {
+    const running = configOf({ a: { url: 'http://127.0.0.1:1', grpc: { listen: { port: 50052 } } } });
+    const next = configOf({
+      a: { url: 'http://127.0.0.1:1', grpc: { listen: { port: 50053 } } },
+      b: { url: 'http://127.0.0.1:2', grpc: { listen: { port: 50054 } } },
+      c: { url: 'http://127.0.0.1:3' },
+    });
+    expect(restartOnlyChanges(running, next)).toEqual(['agents.a.grpc.listen', 'agents.b.grpc.listen']);
+    expect(restartOnlyChanges(next, next)).toEqual([]);
+  });
+
   it('are not named when unchanged', () => {
     expect(
       restartOnlyChanges(configOf(agents), configOf(agents, { auth: { apiKeys: { k: { key: 'k'.repeat(16) } } } })),
