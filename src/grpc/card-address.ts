@@ -6,7 +6,7 @@
  * the agent's, else its first. None of these: the agent has no gRPC route (its GRPC interfaces
  * stay as they are, and are reported).
  */
-import type { GrpcPorts } from './listeners.js';
+import type { GrpcPorts } from './ports.js';
 
 export function gatewayGrpcAuthority(
   agent: string,

@@ -7,22 +7,15 @@
 import type { GatewayConfig } from '../config/schema.js';
 import { listenAt, type ListenAt } from '../transport/listen.js';
 import { closeGrpcListener, createGrpcListener, type GrpcHandlers, type GrpcListener } from './listener.js';
+import type { GrpcPorts } from './ports.js';
 
-/** Where the gateway serves gRPC: the shared port and the agents' own, as bound. */
-export interface GrpcPorts {
-  shared: number | undefined;
-  readonly agents: Map<string, number>;
-}
+export { grpcPorts, type GrpcPorts } from './ports.js';
 
 export interface GrpcListeners {
   readonly ports: GrpcPorts;
   /** `http://host:port` of the shared listener, when there is one. */
   url: string | undefined;
   readonly open: GrpcListener[];
-}
-
-export function grpcPorts(): GrpcPorts {
-  return { shared: undefined, agents: new Map() };
 }
 
 export async function openGrpcListeners(

@@ -40,7 +40,7 @@ import { resolveStrategy } from '../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
 import type { ClientLimits } from '../transport/client-limits.js';
 import type { TaskTracker } from '../tasks/tracker.js';
-import type { GrpcPorts } from '../grpc/listeners.js';
+import type { GrpcPorts } from '../grpc/ports.js';
 import { gatewayGrpcAuthority } from '../grpc/card-address.js';
 
 /** Where the agent is at the gateway: its public URL and its gRPC `host:port` (if it has a gRPC route). */

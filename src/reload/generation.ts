@@ -35,7 +35,7 @@ import { GATEWAY_VERSION } from '../version.js';
 import { createGrpcPipeline } from '../grpc/pipeline.js';
 import { GrpcAgents } from '../grpc/agents.js';
 import type { GrpcHandlers } from '../grpc/listener.js';
-import type { GrpcPorts } from '../grpc/listeners.js';
+import type { GrpcPorts } from '../grpc/ports.js';
 import { agentForHost } from '../proxy/route.js';
 
 /** What outlives reloads (made once in src/gateway.ts). */
