@@ -1,12 +1,14 @@
 // One measurement of one scenario against one path. Load comes from autocannon (unary) or
 // from the SSE upstream's own pacing (streams); every run is bounded in time and count.
+// CPU is read for the measured process and all its descendants (a gateway's cluster workers).
 import autocannon from 'autocannon';
 import http from 'node:http';
 import { A2A_HEADERS } from './payloads.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readCpuSeconds, readMem, rssSampler } from './procs.mjs';
+import { readTreeCpuSeconds as readCpuSeconds, readMem, rssSampler } from './procs.mjs';
 import { openStream, readUnary, monoMs } from './sse-client.mjs';
 import { summary } from './stats.mjs';
+import { gcTail } from './gc-log.mjs';
 
 const MB = 1e6;
 const MAX_SAMPLES = 2_000_000;
@@ -90,13 +92,17 @@ export async function unaryThroughputSideBySide(targets, { body, connections, du
  * Latencies are taken from autocannon's per-response event (sub-millisecond, float), not its
  * histogram (whole milliseconds).
  */
-export async function unaryLatency({ url, body, rate, connections, durationS, pid }) {
+export async function unaryLatency({ url, body, rate, connections, durationS, pid, gcLog }) {
   const cpu0 = pid ? readCpuSeconds(pid) : null;
   const t0 = monoMs();
   const lat = [];
+  const ends = [];
   const inst = autocannon(acOptions(url, body, { connections, overallRate: rate, duration: durationS }));
   inst.on('response', (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode === 200 && lat.length < MAX_SAMPLES) lat.push(responseTime);
+    if (statusCode === 200 && lat.length < MAX_SAMPLES) {
+      lat.push(responseTime);
+      ends.push(monoMs());
+    }
   });
   const r = await inst;
   const elapsedS = (monoMs() - t0) / 1000;
@@ -113,6 +119,8 @@ export async function unaryLatency({ url, body, rate, connections, durationS, pi
     non2xx: r.non2xx,
     errors: r.errors,
     cpuPer10k: cpu !== null && r['2xx'] > 0 ? (cpu * 10000) / r['2xx'] : null,
+    // With the path's GC log: how much of the p99 tail overlapped a collection.
+    gcTail: await gcTail(gcLog, lat, ends),
   };
 }
 

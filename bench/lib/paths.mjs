@@ -15,6 +15,7 @@ import { freePort, startProcess, stopProcess, waitForHttp, httpRequest } from '.
 import { proxyConfig, startNginx } from './nginx.mjs';
 import { adminListenFor } from './admin-listen.mjs';
 import { checkFeeds, openFeeds } from './feed-clients.mjs';
+import { gcProbeArgs } from './gc-log.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const benchDir = path.resolve(here, '..');
@@ -93,6 +94,32 @@ export const GATEWAY_VARIANTS = [
     optional: 'quick',
     redis: true,
     config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
+  },
+  {
+    // The tail (issue #17): what the access log costs (one pino line per exchange, batched).
+    name: 'gateway-no-access-log',
+    label: 'gateway, access log off (log.access: false); only with --with',
+    optional: true,
+    config: { log: { access: false } },
+  },
+  {
+    // The tail (issue #17): a larger young generation, so fewer scavenges (each costs about the
+    // same: what survives, not what died) and fewer requests wait behind one.
+    name: 'gateway-semi32',
+    label: 'gateway under node --max-semi-space-size=32 (young generation 2× the default); only with --with',
+    optional: true,
+    config: {},
+    nodeArgs: ['--max-semi-space-size=32'],
+  },
+  {
+    // Every core (issue #17): two cluster workers (needs shared state, so Redis as in
+    // `gateway+redis`, its one-worker counterpart). CPU is summed over the primary and the
+    // workers (procs.mjs readTreeCpuSeconds); RSS is the primary's.
+    name: 'gateway-workers2',
+    label: 'gateway, 2 cluster workers (workers: 2; state.store: redis on a loopback redis-server)',
+    optional: 'quick',
+    redis: true,
+    config: (ctx) => ({ workers: 2, state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
   },
   {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
@@ -217,7 +244,12 @@ export function nodePath() {
       port = await freePort();
       const args = [path.join(benchDir, 'servers', 'node-proxy.mjs'), '--port', String(port)];
       for (const [name, url] of ctx.routes) args.push('--route', `${name}=${url}`);
-      entry = startProcess('node-proxy', process.execPath, args, { cwd: repoDir });
+      p.gcLog = path.join(ctx.runDir, 'gc-node.log');
+      const gc = gcProbeArgs(p.gcLog);
+      entry = startProcess('node-proxy', process.execPath, [...gc.nodeArgs, ...args], {
+        cwd: repoDir,
+        env: { ...process.env, ...gc.env },
+      });
       await waitForHttp(`http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`, { entry });
       p.pid = entry.child.pid;
     },
@@ -287,12 +319,15 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
       const adminPort = variant.feedClients ? await freePort() : undefined;
       grpcPort = ctx.grpcUpstream ? await freePort() : null;
       const file = writeGatewayConfig(ctx, variant, { port, profiled: Boolean(profileDir), cli, adminPort, grpcPort });
-      const nodeArgs = [...(variant.nodeArgs ?? []), ...(profileDir ? profileArgs(profileDir) : [])];
+      // Measured runs log their GC pauses (lib/gc-probe.mjs; cluster workers inherit the preload).
+      p.gcLog = profileDir ? null : path.join(ctx.runDir, `gc-${variant.name.replace(/[^a-z0-9]+/gi, '_')}.log`);
+      const gc = p.gcLog ? gcProbeArgs(p.gcLog) : { nodeArgs: [], env: {} };
+      const nodeArgs = [...(variant.nodeArgs ?? []), ...gc.nodeArgs, ...(profileDir ? profileArgs(profileDir) : [])];
       const args = [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)];
       entry = startProcess(p.name, process.execPath, args, {
         // The gateway writes one JSON access-log line per exchange on stdout: discard it.
         stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}) },
+        env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}), ...gc.env },
         cwd: repoDir,
       });
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });

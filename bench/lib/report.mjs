@@ -6,6 +6,7 @@ import { SCENARIOS } from '../scenarios/index.mjs';
 import { f, paragraph, table } from './markdown.mjs';
 import { renderTargets } from './targets.mjs';
 import { extraSections } from './sections.mjs';
+import { renderGc } from './gc-report.mjs';
 
 function header(results) {
   const m = results.meta;
@@ -102,6 +103,7 @@ export function renderMarkdown(results) {
     ...header(results),
     ...paths(results),
     ...byId.flatMap((s) => s.render(results)),
+    ...renderGc(results),
     ...renderTargets(results),
     ...profiles(results),
     ...notes(results),
