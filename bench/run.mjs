@@ -8,7 +8,16 @@
 // Parse the options, start the upstreams and the paths, run each selected scenario
 // (bench/scenarios/), write results.json and RESULTS.md. Everything runs on 127.0.0.1;
 // everything started is stopped at the end, on error and on Ctrl-C.
-import { mkdtempSync, chmodSync, rmSync, mkdirSync, writeFileSync, readFileSync, readdirSync, copyFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  chmodSync,
+  rmSync,
+  mkdirSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  copyFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { installCleanup, stopAll, httpRequest, fileExists } from './lib/procs.mjs';

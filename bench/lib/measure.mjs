@@ -5,7 +5,12 @@ import autocannon from 'autocannon';
 import http from 'node:http';
 import { A2A_HEADERS } from './payloads.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readTreeCpuSeconds as readCpuSeconds, readMem, rssSampler } from './procs.mjs';
+import {
+  readTreeCpuSeconds as readCpuSeconds,
+  readCpuSeconds as readOwnCpuSeconds,
+  readMem,
+  rssSampler,
+} from './procs.mjs';
 import { openStream, readUnary, monoMs } from './sse-client.mjs';
 import { summary } from './stats.mjs';
 import { gcTail } from './gc-log.mjs';
@@ -36,6 +41,7 @@ function acOptions(url, body, extra) {
 /** Closed-loop throughput at fixed concurrency for `durationS` seconds. */
 export async function unaryThroughput({ url, body, connections, durationS, pid, upstreamPid }) {
   const cpu0 = pid ? readCpuSeconds(pid) : null;
+  const own0 = pid ? readOwnCpuSeconds(pid) : null;
   const up0 = upstreamPid ? readCpuSeconds(upstreamPid) : null;
   const t0 = monoMs();
   const r = await autocannon(acOptions(url, body, { connections, duration: durationS }));
@@ -43,6 +49,7 @@ export async function unaryThroughput({ url, body, connections, durationS, pid, 
   const total = r.requests.total;
   const ok = r['2xx'];
   const cpu = cpuDelta(pid, cpu0);
+  const own = pid && own0 !== null ? (readOwnCpuSeconds(pid) ?? own0) - own0 : null;
   const upCpu = cpuDelta(upstreamPid, up0);
   return {
     rps: total / elapsedS,
@@ -56,6 +63,8 @@ export async function unaryThroughput({ url, body, connections, durationS, pid, 
     p99ms: r.latency.p99,
     proxyCpuS: cpu,
     cpuPer10k: cpu !== null && ok > 0 ? (cpu * 10000) / ok : null,
+    // The measured pid alone (with cluster workers: the primary; cpuPer10k counts them all).
+    ownCpuPer10k: own !== null && ok > 0 ? (own * 10000) / ok : null,
     upstreamCpuPer10k: upCpu !== null && ok > 0 ? (upCpu * 10000) / ok : null,
   };
 }

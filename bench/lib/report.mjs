@@ -7,6 +7,7 @@ import { f, paragraph, table } from './markdown.mjs';
 import { renderTargets } from './targets.mjs';
 import { extraSections } from './sections.mjs';
 import { renderGc } from './gc-report.mjs';
+import { renderWorkers } from './workers-report.mjs';
 
 function header(results) {
   const m = results.meta;
@@ -103,6 +104,7 @@ export function renderMarkdown(results) {
     ...header(results),
     ...paths(results),
     ...byId.flatMap((s) => s.render(results)),
+    ...renderWorkers(results),
     ...renderGc(results),
     ...renderTargets(results),
     ...profiles(results),

@@ -36,7 +36,9 @@ export async function runRounds(ctx, key, rounds, measure, describe) {
       // The GC pauses the path's process made during this measurement (paths with a GC log).
       if (p.gcLog && v && !v.error) v.gc = await gcWindow(p.gcLog, t0, monoMs());
       (byPath[p.name] ??= { rounds: [] }).rounds[r] = v;
-      const gc = v?.gc ? `; gc ${v.gc.count} pauses, ${v.gc.totalMs.toFixed(1)} ms, max ${v.gc.maxMs?.toFixed(2) ?? '—'} ms` : '';
+      const gc = v?.gc
+        ? `; gc ${v.gc.count} pauses, ${v.gc.totalMs.toFixed(1)} ms, max ${v.gc.maxMs?.toFixed(2) ?? '—'} ms`
+        : '';
       ctx.log(`  [${key} r${r + 1}] ${p.name.padEnd(10)} ${line(v, describe)}${gc}`);
     }
   }

@@ -12,7 +12,9 @@ const describeThroughput = (v) =>
 const describeLatency = (v) =>
   `@${v.rate}/s: p50 ${f(v.p50ms, 3)} ms, p99 ${f(v.p99ms, 3)} ms ` +
   `(${v.samples} samples, errors ${v.errors + v.non2xx}` +
-  (v.gcTail ? `; p99 tail in GC ${f(v.gcTail.tailInGcPercent, 0)} %, p99 without GC ${f(v.gcTail.p99WithoutGcMs, 3)} ms)` : ')');
+  (v.gcTail
+    ? `; p99 tail in GC ${f(v.gcTail.tailInGcPercent, 0)} %, p99 without GC ${f(v.gcTail.p99WithoutGcMs, 3)} ms)`
+    : ')');
 
 function throughputSection(results, key) {
   const S = results.settings;
