@@ -89,7 +89,8 @@ export function unaryScenario({ id, agent, title, heading }) {
     async run(ctx) {
       const S = ctx.settings;
       ctx.log(`scenario ${id}: ${title}`);
-      for (const p of ctx.paths) await unaryWarmup({ url: url(p), body: REQUEST, durationS: S.warmupS });
+      for (const p of ctx.paths)
+        await unaryWarmup({ url: url(p), body: REQUEST, durationS: S.warmupS * (p.warmupFactor ?? 1) });
       const load = { body: REQUEST, connections: S.unary.connections, durationS: S.unary.durationS };
       const throughput = (p) =>
         unaryThroughput({ ...load, url: url(p), pid: p.pid, upstreamPid: ctx.upstreamPids.nginx });
