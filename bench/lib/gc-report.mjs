@@ -22,7 +22,15 @@ function gcRow(key, path, rounds) {
     f(median(g.map((x) => x.p99Ms)), 2),
     f(max, 2),
     String(sum('over1ms')),
+    overlapText(rounds),
   ];
+}
+
+/** Fixed-rate rounds (`gcTail`): the share of responses that overlapped a pause, per round. */
+function overlapText(rounds) {
+  const t = rounds.filter((r) => r.gcTail && r.samples > 0);
+  if (!t.length) return '—';
+  return t.map((r) => `${f((r.gcTail.samplesInGc * 100) / r.samples, 1)} %`).join(', ');
 }
 
 export function renderGc(results) {
@@ -44,7 +52,9 @@ export function renderGc(results) {
       'Pauses: all (scavenges / mark-compacts / incremental-marking and weak-callback steps), summed over rounds;',
       "% wall: pause time / the measurement's duration (per process: a cluster can exceed it);",
       's / 10k req: pause seconds per 10,000 responses where the measurement counts responses;',
-      "p50 and p99: the median of the rounds' pause percentiles; max: the longest pause of any round.",
+      "p50 and p99: the median of the rounds' pause percentiles; max: the longest pause of any round;",
+      'responses in GC (fixed-rate rounds, per round): the share of responses whose time in flight',
+      'overlapped a pause (above 1 %, GC is in the p99).',
     ),
     '',
     table(
@@ -59,6 +69,7 @@ export function renderGc(results) {
         'p99 ms',
         'max ms',
         '> 1 ms',
+        'responses in GC',
       ],
       rows,
     ),
