@@ -8,7 +8,16 @@
 // Parse the options, start the upstreams and the paths, run each selected scenario
 // (bench/scenarios/), write results.json and RESULTS.md. Everything runs on 127.0.0.1;
 // everything started is stopped at the end, on error and on Ctrl-C.
-import { mkdtempSync, chmodSync, rmSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  chmodSync,
+  rmSync,
+  mkdirSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  copyFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { installCleanup, stopAll, httpRequest, fileExists } from './lib/procs.mjs';
@@ -130,7 +139,7 @@ function writeResults(results, opts, writeMain) {
 /** The gateway targets of the paths that ran, one console line each. */
 function logTargets(results) {
   const measured = new Set(results.paths.filter((p) => p.available).map((p) => p.name));
-  const shown = (t) => t.primary && measured.has(t.path) && t.valueText !== 'scenario not run';
+  const shown = (t) => t.primary && measured.has(t.path) && !t.valueText.endsWith(' not run');
   for (const t of results.targets.filter(shown)) {
     const verdict = t.met === true ? 'met   ' : t.met === false ? 'MISSED' : 'n/a   ';
     log(`target ${verdict} ${t.path}: ${t.text} — ${t.valueText}`);
@@ -182,7 +191,16 @@ async function main() {
   log('');
   logTargets(results);
   log(`\nwrote ${outs.map((f) => path.relative(process.cwd(), f)).join(', ')} in ${results.meta.wallSeconds} s`);
+  keepGcLogs(runDir, path.join(opts.out, 'gc'));
   rmSync(runDir, { recursive: true, force: true });
+}
+
+/** The GC logs of the measured processes (lib/gc-probe.mjs), kept under `<out>/gc/` for reading. */
+function keepGcLogs(runDir, dir) {
+  const logs = readdirSync(runDir).filter((f) => /^gc-.*\.log$/.test(f));
+  if (!logs.length) return;
+  mkdirSync(dir, { recursive: true });
+  for (const f of logs) copyFileSync(path.join(runDir, f), path.join(dir, f));
 }
 
 main().catch(async (err) => {

@@ -1,12 +1,19 @@
 // One measurement of one scenario against one path. Load comes from autocannon (unary) or
 // from the SSE upstream's own pacing (streams); every run is bounded in time and count.
+// CPU is read for the measured process and all its descendants (a gateway's cluster workers).
 import autocannon from 'autocannon';
 import http from 'node:http';
 import { A2A_HEADERS } from './payloads.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readCpuSeconds, readMem, rssSampler } from './procs.mjs';
+import {
+  readTreeCpuSeconds as readCpuSeconds,
+  readCpuSeconds as readOwnCpuSeconds,
+  readMem,
+  rssSampler,
+} from './procs.mjs';
 import { openStream, readUnary, monoMs } from './sse-client.mjs';
 import { summary } from './stats.mjs';
+import { gcTail } from './gc-log.mjs';
 
 const MB = 1e6;
 const MAX_SAMPLES = 2_000_000;
@@ -34,6 +41,7 @@ function acOptions(url, body, extra) {
 /** Closed-loop throughput at fixed concurrency for `durationS` seconds. */
 export async function unaryThroughput({ url, body, connections, durationS, pid, upstreamPid }) {
   const cpu0 = pid ? readCpuSeconds(pid) : null;
+  const own0 = pid ? readOwnCpuSeconds(pid) : null;
   const up0 = upstreamPid ? readCpuSeconds(upstreamPid) : null;
   const t0 = monoMs();
   const r = await autocannon(acOptions(url, body, { connections, duration: durationS }));
@@ -41,6 +49,7 @@ export async function unaryThroughput({ url, body, connections, durationS, pid, 
   const total = r.requests.total;
   const ok = r['2xx'];
   const cpu = cpuDelta(pid, cpu0);
+  const own = pid && own0 !== null ? (readOwnCpuSeconds(pid) ?? own0) - own0 : null;
   const upCpu = cpuDelta(upstreamPid, up0);
   return {
     rps: total / elapsedS,
@@ -54,6 +63,8 @@ export async function unaryThroughput({ url, body, connections, durationS, pid, 
     p99ms: r.latency.p99,
     proxyCpuS: cpu,
     cpuPer10k: cpu !== null && ok > 0 ? (cpu * 10000) / ok : null,
+    // The measured pid alone (with cluster workers: the primary; cpuPer10k counts them all).
+    ownCpuPer10k: own !== null && ok > 0 ? (own * 10000) / ok : null,
     upstreamCpuPer10k: upCpu !== null && ok > 0 ? (upCpu * 10000) / ok : null,
   };
 }
@@ -90,13 +101,17 @@ export async function unaryThroughputSideBySide(targets, { body, connections, du
  * Latencies are taken from autocannon's per-response event (sub-millisecond, float), not its
  * histogram (whole milliseconds).
  */
-export async function unaryLatency({ url, body, rate, connections, durationS, pid }) {
+export async function unaryLatency({ url, body, rate, connections, durationS, pid, gcLog }) {
   const cpu0 = pid ? readCpuSeconds(pid) : null;
   const t0 = monoMs();
   const lat = [];
+  const ends = [];
   const inst = autocannon(acOptions(url, body, { connections, overallRate: rate, duration: durationS }));
   inst.on('response', (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode === 200 && lat.length < MAX_SAMPLES) lat.push(responseTime);
+    if (statusCode === 200 && lat.length < MAX_SAMPLES) {
+      lat.push(responseTime);
+      ends.push(monoMs());
+    }
   });
   const r = await inst;
   const elapsedS = (monoMs() - t0) / 1000;
@@ -113,6 +128,8 @@ export async function unaryLatency({ url, body, rate, connections, durationS, pi
     non2xx: r.non2xx,
     errors: r.errors,
     cpuPer10k: cpu !== null && r['2xx'] > 0 ? (cpu * 10000) / r['2xx'] : null,
+    // With the path's GC log: how much of the p99 tail overlapped a collection.
+    gcTail: await gcTail(gcLog, lat, ends),
   };
 }
 

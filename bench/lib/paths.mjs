@@ -15,6 +15,7 @@ import { freePort, startProcess, stopProcess, waitForHttp, httpRequest } from '.
 import { proxyConfig, startNginx } from './nginx.mjs';
 import { adminListenFor } from './admin-listen.mjs';
 import { checkFeeds, openFeeds } from './feed-clients.mjs';
+import { gcProbeArgs } from './gc-log.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const benchDir = path.resolve(here, '..');
@@ -93,6 +94,36 @@ export const GATEWAY_VARIANTS = [
     optional: 'quick',
     redis: true,
     config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
+  },
+  {
+    // The tail (issue #17): what the access log costs (one pino line per exchange, batched).
+    name: 'gateway-no-access-log',
+    label: 'gateway, access log off (log.access: false); only with --with',
+    optional: true,
+    config: { log: { access: false } },
+  },
+  {
+    // The tail (issue #17): V8 starts the young generation at 1 MB and grows it (up to 16 MB)
+    // only under a high allocation rate, so at a moderate rate it scavenges every few dozen
+    // requests, and every scavenge delays the requests in flight. A floor of 16 MB makes
+    // scavenges rarer (each costs about the same: what survives, not what died).
+    name: 'gateway-young16',
+    label: 'gateway under node --min-semi-space-size=16 (young generation never below 16 MB); only with --with',
+    optional: true,
+    config: {},
+    nodeArgs: ['--min-semi-space-size=16'],
+  },
+  {
+    // Every core (issue #17): two cluster workers (needs shared state, so Redis as in
+    // `gateway+redis`, its one-worker counterpart). CPU is summed over the primary and the
+    // workers (procs.mjs readTreeCpuSeconds); RSS is the primary's.
+    name: 'gateway-workers2',
+    label: 'gateway, 2 cluster workers (workers: 2; state.store: redis on a loopback redis-server)',
+    optional: 'quick',
+    redis: true,
+    // Each worker warms its own JIT on its share of the warm-up load: three times as long.
+    warmupFactor: 3,
+    config: (ctx) => ({ workers: 2, state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
   },
   {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
@@ -217,7 +248,12 @@ export function nodePath() {
       port = await freePort();
       const args = [path.join(benchDir, 'servers', 'node-proxy.mjs'), '--port', String(port)];
       for (const [name, url] of ctx.routes) args.push('--route', `${name}=${url}`);
-      entry = startProcess('node-proxy', process.execPath, args, { cwd: repoDir });
+      p.gcLog = path.join(ctx.runDir, 'gc-node.log');
+      const gc = gcProbeArgs(p.gcLog);
+      entry = startProcess('node-proxy', process.execPath, [...gc.nodeArgs, ...args], {
+        cwd: repoDir,
+        env: { ...process.env, ...gc.env },
+      });
       await waitForHttp(`http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`, { entry });
       p.pid = entry.child.pid;
     },
@@ -275,6 +311,7 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
     label: variant.label ?? variant.name,
     kind: 'gateway',
     variant,
+    warmupFactor: variant.warmupFactor ?? 1,
     pid: null,
     available: (ctx) => {
       if (!existsSync(cli)) return { ok: false, reason: missing };
@@ -287,12 +324,15 @@ export function gatewayPath(variant, { profileDir, cli = gatewayCli } = {}) {
       const adminPort = variant.feedClients ? await freePort() : undefined;
       grpcPort = ctx.grpcUpstream ? await freePort() : null;
       const file = writeGatewayConfig(ctx, variant, { port, profiled: Boolean(profileDir), cli, adminPort, grpcPort });
-      const nodeArgs = [...(variant.nodeArgs ?? []), ...(profileDir ? profileArgs(profileDir) : [])];
+      // Measured runs log their GC pauses (lib/gc-probe.mjs; cluster workers inherit the preload).
+      p.gcLog = profileDir ? null : path.join(ctx.runDir, `gc-${variant.name.replace(/[^a-z0-9]+/gi, '_')}.log`);
+      const gc = p.gcLog ? gcProbeArgs(p.gcLog) : { nodeArgs: [], env: {} };
+      const nodeArgs = [...(variant.nodeArgs ?? []), ...gc.nodeArgs, ...(profileDir ? profileArgs(profileDir) : [])];
       const args = [...nodeArgs, cli, '--config', file, '--host', '127.0.0.1', '--port', String(port)];
       entry = startProcess(p.name, process.execPath, args, {
         // The gateway writes one JSON access-log line per exchange on stdout: discard it.
         stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}) },
+        env: { ...baseEnv(), ...(variant.env?.(ctx) ?? {}), ...gc.env },
         cwd: repoDir,
       });
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, { entry, timeoutMs: 20000 });

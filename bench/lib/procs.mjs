@@ -203,6 +203,32 @@ export function readCpuSeconds(pid) {
   }
 }
 
+/** Every descendant of a pid (children, their children, …), by /proc. */
+export function descendantPids(pid) {
+  const out = [];
+  const queue = [pid];
+  while (queue.length) {
+    for (const c of childPids(queue.shift())) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU seconds of a process and all its live descendants (a gateway with `workers`: the primary
+ * and every worker), or null when the process is gone. A descendant that exits between two
+ * readings takes its CPU with it: the harness reads it around runs in which none does.
+ */
+export function readTreeCpuSeconds(pid) {
+  const own = readCpuSeconds(pid);
+  if (own === null) return null;
+  let sum = own;
+  for (const c of descendantPids(pid)) sum += readCpuSeconds(c) ?? 0;
+  return sum;
+}
+
 /** Reset the peak-RSS counter (VmHWM) of a process; returns false if not permitted. */
 export function resetPeakRss(pid) {
   try {

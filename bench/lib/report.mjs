@@ -6,6 +6,8 @@ import { SCENARIOS } from '../scenarios/index.mjs';
 import { f, paragraph, table } from './markdown.mjs';
 import { renderTargets } from './targets.mjs';
 import { extraSections } from './sections.mjs';
+import { renderGc } from './gc-report.mjs';
+import { renderWorkers } from './workers-report.mjs';
 
 function header(results) {
   const m = results.meta;
@@ -102,6 +104,8 @@ export function renderMarkdown(results) {
     ...header(results),
     ...paths(results),
     ...byId.flatMap((s) => s.render(results)),
+    ...renderWorkers(results),
+    ...renderGc(results),
     ...renderTargets(results),
     ...profiles(results),
     ...notes(results),

@@ -1,7 +1,7 @@
 // The issue's targets, checked for every proxy path, and their section of RESULTS.md. Numbers
 // are reported, never asserted: a missed target is written down plainly, it does not fail the run.
 import { median, ratio } from './stats.mjs';
-import { diff, f, x, table, measurement } from './markdown.mjs';
+import { diff, f, x, signed, table, measurement } from './markdown.mjs';
 
 const med = (results, key, path, field) => measurement(results, key).med(path, field);
 
@@ -62,6 +62,44 @@ const addedLatency = (n) => ({
   value: addedOverDirect(`s${n}_latency`, 'p50ms'),
 });
 
+/**
+ * What inspection costs in CPU (issue #17): (gateway − gateway-no-inspection) / gateway, of the
+ * proxy CPU seconds per 10,000 responses in the scenario's throughput rounds (medians).
+ */
+const inspectionCpu = (n, what) => ({
+  id: `s${n}-inspection-cpu`,
+  scenario: `s${n}_throughput`,
+  field: 'cpuPer10k',
+  text: `inspection ≤ 10 % of the CPU per request (${what}: gateway vs gateway-no-inspection, CPU s / 10k)`,
+  op: '<=',
+  threshold: 10,
+  unit: ' %',
+  only: 'gateway',
+  needs: 'gateway-no-inspection',
+  value: (r, p) => {
+    const on = med(r, `s${n}_throughput`, p, 'cpuPer10k');
+    const off = med(r, `s${n}_throughput`, 'gateway-no-inspection', 'cpuPer10k');
+    return typeof on === 'number' && typeof off === 'number' && on > 0 ? ((on - off) / on) * 100 : null;
+  },
+});
+
+/** value(results, path): the worst round's peak RSS growth per stream, in KB. */
+const rssPerStreamKB = (key) => (r, p) => {
+  const m = measurement(r, key);
+  const growth = m.worst(p, 'rssGrowthMB');
+  const streams = m.med(p, 'streams');
+  return typeof growth === 'number' && streams ? (growth * 1000) / streams : null;
+};
+
+/** The key of a measurement in this run whose rounds held at least `n` streams open, or null. */
+function scenarioWithStreams(results, n) {
+  for (const [key, data] of Object.entries(results.scenarios ?? {})) {
+    const slots = Object.values(data?.byPath ?? {});
+    if (slots.some((s) => s.rounds?.some((r) => typeof r?.streams === 'number' && r.streams >= n))) return key;
+  }
+  return null;
+}
+
 const rss = (id, scenario, text, threshold, field) => ({
   id,
   scenario,
@@ -75,25 +113,52 @@ const rss = (id, scenario, text, threshold, field) => ({
 
 /**
  * `value(results, path)` gives the measured value for a proxy path; `selfRef` names a path the
- * target compares against (n/a for that path itself); `only` limits a target to one path.
+ * target compares against (n/a for that path itself); `only` limits a target to one path and
+ * `needs` names the path it is measured against (not run: "<path> not run"); `scenario` may be
+ * a function of the results (the key, or null when no measurement of the run fits).
  * RSS targets take the worst round, everything else the median of rounds.
  */
 const TARGETS = [
-  throughput(1, 'scenario 1', 1.2, 'node'),
-  throughput(1, 'scenario 1', 0.2, 'nginx'),
-  throughput(2, 'scenario 2, 10 KB Task', 1.2, 'node'),
-  throughput(2, 'scenario 2, 10 KB Task', 0.2, 'nginx'),
+  // Issue #17's bars (they replace the looser 1.2× plain Node and 0.2× nginx of issue #5).
+  throughput(1, 'scenario 1', 1.7, 'node'),
+  throughput(1, 'scenario 1', 0.35, 'nginx'),
+  throughput(2, 'scenario 2, 10 KB Task', 1.7, 'node'),
+  throughput(2, 'scenario 2, 10 KB Task', 0.35, 'nginx'),
+  inspectionCpu(1, 'scenario 1'),
+  inspectionCpu(2, 'scenario 2, 10 KB Task'),
   addedLatency(1),
   addedLatency(2),
+  {
+    id: 's2-latency-p99',
+    scenario: 's2_latency',
+    field: 'p99ms',
+    text: 'p99 latency added over direct ≤ 1 ms (scenario 2, 500 req/s)',
+    op: '<=',
+    threshold: 1,
+    unit: ' ms',
+    value: addedOverDirect('s2_latency', 'p99ms'),
+  },
   {
     id: 's3-rate',
     scenario: 's3_burst',
     field: 'eventsPerSec',
-    text: 'SSE events per second ≥ 0.8 × direct (scenario 3)',
+    text: 'SSE events per second ≥ 0.9 × direct (scenario 3)',
     op: '>=',
-    threshold: 0.8,
+    threshold: 0.9,
     unit: '×',
     value: againstPath('s3_burst', 'eventsPerSec', 'direct'),
+  },
+  {
+    id: 's3-inspection',
+    scenario: 's3_burst',
+    field: 'eventsPerSec',
+    text: 'SSE events per second with inspection ≥ 0.85 × without (gateway vs gateway-no-inspection, scenario 3)',
+    op: '>=',
+    threshold: 0.85,
+    unit: '×',
+    only: 'gateway',
+    needs: 'gateway-no-inspection',
+    value: againstPath('s3_burst', 'eventsPerSec', 'gateway-no-inspection'),
   },
   {
     id: 's3-delay',
@@ -121,20 +186,45 @@ const TARGETS = [
   rss('s5-unary-rss', 's5_unary', 'large unary body: peak RSS grows by ≤ 50 MB (scenario 5)', 50, 'rssGrowthMB'),
   rss('s5-sse-rss', 's5_sse', 'large SSE stream: peak RSS grows by ≤ 50 MB (scenario 5)', 50, 'rssGrowthMB'),
   rss('s4-rss', 's4_fanin', 'open streams: RSS ≤ 300 MB (scenario 4)', 300, 'rssPeakMB'),
+  {
+    id: 's4-rss-per-stream',
+    scenario: 's4_fanin',
+    field: 'rssGrowthMB',
+    text: 'RSS per open stream ≤ 35 KB (scenario 4: peak growth / streams, worst round)',
+    op: '<=',
+    threshold: 35,
+    unit: ' KB',
+    value: rssPerStreamKB('s4_fanin'),
+  },
+  {
+    // Whichever scenario of the run held 10,000 streams open (none: "scenario not run").
+    id: 'streams-10k-rss',
+    scenario: (r) => scenarioWithStreams(r, 10_000),
+    field: 'rssPeakMB',
+    text: '10,000 open streams: peak RSS ≤ 450 MB (the scenario with 10,000 streams, worst round)',
+    op: '<=',
+    threshold: 450,
+    unit: ' MB',
+    value: (r, p) => {
+      const key = scenarioWithStreams(r, 10_000);
+      return key ? measurement(r, key).worst(p, 'rssPeakMB') : null;
+    },
+  },
 ];
 
 /** `1.23× (target ≥ 1.2×)`, `0.250 ms (target ≤ 1 ms)`. */
 function valueText(t, v) {
-  const value = t.unit === '×' ? x(v) : `${f(v, t.unit === ' ms' ? 3 : 1)}${t.unit}`;
+  const value = t.unit === '×' ? x(v) : `${t.unit === ' ms' ? signed(v) : f(v, 1)}${t.unit}`;
   return `${value} (target ${t.op === '>=' ? '≥' : '≤'} ${t.threshold}${t.unit})`;
 }
 
 /** One target on one path: the row results.targets holds. */
 function evaluate(results, t, p) {
+  const scenario = typeof t.scenario === 'function' ? t.scenario(results) : t.scenario;
   const row = {
     id: t.id,
     text: t.text,
-    scenario: t.scenario,
+    scenario,
     field: t.field,
     path: p.name,
     primary: p.kind === 'gateway',
@@ -145,8 +235,10 @@ function evaluate(results, t, p) {
     valueText: '',
   };
   if (!p.available) row.valueText = p.reason ?? 'not available';
-  else if (!results.scenarios[t.scenario]) row.valueText = 'scenario not run';
+  else if (!scenario || !results.scenarios[scenario]) row.valueText = 'scenario not run';
   else if (t.selfRef === p.name) row.valueText = 'n/a (reference)';
+  else if (t.needs && !results.paths.some((q) => q.name === t.needs && q.available))
+    row.valueText = `${t.needs} not run`;
   else {
     row.value = t.value(results, p.name);
     if (row.value === null) row.valueText = 'no measurement';

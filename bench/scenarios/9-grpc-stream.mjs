@@ -18,9 +18,9 @@ const describe = (v) =>
   `${v.firstError ? ` (${v.firstError})` : ''}`;
 
 function render(results) {
-  const G = results.settings.grpc.stream;
   const m = measurement(results, KEY);
   if (!m.ran) return [];
+  const G = results.settings.grpc.stream;
   const header = ['path', 'events/s (median)', 'rounds', 'vs direct', 'MB/s', 'streams done'];
   const more = ['stream p50 ms', 'stream p99 ms', 'proxy CPU s / 10k events', 'proxy RSS MB after', 'errors'];
   const rows = grpcRows(results, KEY, header.length + more.length, (p) => [

@@ -11,7 +11,10 @@ const describeThroughput = (v) =>
   `${f(v.rps, 0)} req/s, p50 ${v.p50ms} ms, cpu/10k ${f(v.cpuPer10k, 2)} s, errors ${v.errors + v.non2xx}`;
 const describeLatency = (v) =>
   `@${v.rate}/s: p50 ${f(v.p50ms, 3)} ms, p99 ${f(v.p99ms, 3)} ms ` +
-  `(${v.samples} samples, errors ${v.errors + v.non2xx})`;
+  `(${v.samples} samples, errors ${v.errors + v.non2xx}` +
+  (v.gcTail
+    ? `; p99 tail in GC ${f(v.gcTail.tailInGcPercent, 0)} %, p99 without GC ${f(v.gcTail.p99WithoutGcMs, 3)} ms)`
+    : ')');
 
 function throughputSection(results, key) {
   const S = results.settings;
@@ -86,13 +89,21 @@ export function unaryScenario({ id, agent, title, heading }) {
     async run(ctx) {
       const S = ctx.settings;
       ctx.log(`scenario ${id}: ${title}`);
-      for (const p of ctx.paths) await unaryWarmup({ url: url(p), body: REQUEST, durationS: S.warmupS });
+      for (const p of ctx.paths)
+        await unaryWarmup({ url: url(p), body: REQUEST, durationS: S.warmupS * (p.warmupFactor ?? 1) });
       const load = { body: REQUEST, connections: S.unary.connections, durationS: S.unary.durationS };
       const throughput = (p) =>
         unaryThroughput({ ...load, url: url(p), pid: p.pid, upstreamPid: ctx.upstreamPids.nginx });
       const rate = { rate: S.unary.latencyRate, connections: S.unary.latencyConnections };
       const latency = (p) =>
-        unaryLatency({ ...rate, url: url(p), body: REQUEST, durationS: S.unary.latencyDurationS, pid: p.pid });
+        unaryLatency({
+          ...rate,
+          url: url(p),
+          body: REQUEST,
+          durationS: S.unary.latencyDurationS,
+          pid: p.pid,
+          gcLog: p.gcLog,
+        });
       return {
         [tk]: await runRounds(ctx, tk, S.rounds, throughput, describeThroughput),
         [lk]: await runRounds(ctx, lk, S.rounds, latency, describeLatency),
