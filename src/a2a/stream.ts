@@ -12,13 +12,12 @@
  * `event: error` (wire-reference §1.1, §1.2, §7.1 #7).
  */
 import type { SseEvent, SseStats } from '../codec/sse.js';
-import { compilePrunePlan, pruneJson, UNSCANNED } from '../codec/json-prune.js';
 import type { Json } from '../codec/json-value.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
 import type { FindingSink } from './findings.js';
 import { readError, readPayload, type ErrorFacts, type Payload, type PayloadKind } from './payload.js';
 import { isInterrupted, isTerminal, type TaskState } from './task-state.js';
-import { UNARY_PLAN, type ResponseTag } from './unary.js';
+import type { ResponseTag } from './unary.js';
 
 export type StreamEventKind = PayloadKind | 'error' | 'other';
 
@@ -189,8 +188,10 @@ class Machine implements StreamMachine {
   /** The event's payload, or what the event is when it carries none (no object per event). */
   private classify(event: SseEvent): Payload | 'error' | 'other' {
     const { req, findings } = this;
-    const value = parseEvent(event.data);
-    if (value === INVALID) {
+    let value: unknown;
+    try {
+      value = JSON.parse(event.data);
+    } catch {
       findings.add('a2a.invalid-json', 'stream event');
       if (event.event !== 'error') return 'other';
       this.error ??= { httpStatus: 200 };
@@ -234,24 +235,6 @@ class Machine implements StreamMachine {
       if (isTerminal(payload.state)) this.terminalState ??= payload.state;
     }
     if (payload.final === true) this.finalFlag = true;
-  }
-}
-
-/** The stream's readers are the unary ones (readPayload, readError, checkJsonRpcId). */
-const EVENT_PLAN = compilePrunePlan(UNARY_PLAN.root);
-const INVALID: unique symbol = Symbol('invalid');
-
-/**
- * The event's data as the readers below see it: pruned to their plan (json-prune.ts; the same
- * reads as on the full parse), or parsed whole when the pruning pass leaves it to `JSON.parse`.
- */
-function parseEvent(data: string): unknown {
-  const pruned = pruneJson(data, EVENT_PLAN);
-  if (pruned !== UNSCANNED) return pruned;
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return INVALID;
   }
 }
 
