@@ -25,6 +25,11 @@
  * An early exit (stop once kind, ids and state are read) is not exact: shape evidence
  * (`status.message.parts`, `kind`, `final`), duplicate keys (the last wins) and the JSON-RPC `id`
  * may sit anywhere in the event, and invalid JSON after the exit point would go unreported.
+ * Nor would it be cheap with a tokenizer like the one tried: reading only the 231 of 725 chars
+ * up to `status.state` of such an event cost 0.84 µs against 1.57 µs for JSON.parse of all of
+ * it. What the issue's target needs, derived: at 0.6–0.75× of inspection off and ~2 µs of
+ * decoding per event, the gateway costs ~3–6 µs per event without inspection; 0.85× allows
+ * ~0.5–1 µs of inspection per event, less than JSON.parse alone.
  */
 import { createRequestDecoder } from '../../src/a2a/request.js';
 import { createResponseDecoder } from '../../src/a2a/response.js';
