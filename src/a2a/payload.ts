@@ -124,26 +124,32 @@ const reasonOf = (element: Json): unknown => element?.reason;
  */
 export function readPayload(doc: unknown, root: PayloadRoot, binding: JsonBinding): Payload {
   const at = root === '' ? (doc as Json) : (doc as Json)?.result;
-  // The first member present names the payload; more than one makes it ambiguous.
-  let found: Json;
-  let kind: PayloadKind | undefined;
-  let members = 0;
-  let legacyMember = false;
-  for (const [key, memberKind] of MEMBERS) {
-    const member = at?.[key];
-    if (!isObject(member)) continue;
-    members++;
-    if (kind !== undefined) continue;
-    found = member;
-    kind = memberKind;
-    legacyMember = key === 'msg';
-  }
-  if (kind !== undefined) return describe(found, kind, members > 1, true, legacyMember, binding);
+  const member = memberPayload(at, binding);
+  if (member !== undefined) return member;
   const kindValue = str(at?.kind);
   const byKind = kindValue === undefined ? undefined : KIND_VALUES.get(kindValue);
   if (byKind !== undefined) return describe(at, byKind, false, false, false, binding);
   if (isString(at?.id) && isObject(at?.status)) return describe(at, 'task', false, false, false, binding);
   return { kind: undefined, ambiguous: false };
+}
+
+/**
+ * The payload named by a member key (MEMBERS): the first one present in that order names it,
+ * more than one makes it ambiguous. Named loads, not `at?.[key]` over MEMBERS: this runs for
+ * every stream event, and those keyed loads were megamorphic.
+ */
+function memberPayload(at: Json, binding: JsonBinding): Payload | undefined {
+  const members = [at?.task, at?.message, at?.msg, at?.statusUpdate, at?.artifactUpdate];
+  let first = -1;
+  let count = 0;
+  for (let i = 0; i < members.length; i++) {
+    if (!isObject(members[i])) continue;
+    count++;
+    if (first < 0) first = i;
+  }
+  if (first < 0) return undefined;
+  const [key, kind] = MEMBERS[first] as readonly [string, PayloadKind];
+  return describe(members[first], kind, count > 1, true, key === 'msg', binding);
 }
 
 function describe(
