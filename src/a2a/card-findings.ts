@@ -32,7 +32,7 @@ export function cardInterfaceUrls(card: unknown): Array<{ url: string; binding: 
   return out;
 }
 
-export function cardFindings(card: unknown, opts: CardFindingOptions): Finding[] {
+export function cardFindings(card: unknown, opts: CardFindingOptions): readonly Finding[] {
   const sink = new FindingSink();
   const urls = cardInterfaceUrls(card);
   if (urls.length === 0) sink.add('card.no-interfaces');

@@ -196,6 +196,8 @@ export interface Finding {
 }
 
 /** Collects findings for one exchange, one entry per rule. */
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+
 export class FindingSink {
   /** Created on the first finding: most exchanges have none. */
   private byRule: Map<RuleId, { count: number; detail: string | undefined }> | undefined = undefined;
@@ -211,8 +213,9 @@ export class FindingSink {
     return this.byRule !== undefined && this.byRule.has(rule);
   }
 
-  list(): Finding[] {
-    if (this.byRule === undefined) return [];
+  /** Most exchanges have no finding: they share one frozen empty list rather than each allocating one. */
+  list(): readonly Finding[] {
+    if (this.byRule === undefined) return NO_FINDINGS;
     return [...this.byRule].map(([rule, { count, detail }]) =>
       detail === undefined ? { rule, count } : { rule, count, detail },
     );

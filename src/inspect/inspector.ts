@@ -11,8 +11,10 @@ import {
   responseHoldBytes,
   type ResponseDecoder,
   type ResponseFacts,
+  type ResponseHead,
   type StreamProgress,
 } from '../a2a/response.js';
+import type { RequestFacts } from '../a2a/request.js';
 import type { Finding } from '../a2a/findings.js';
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
 import type { A2AFacts, ExchangeRecord, TaskMarks } from '../exchange/record.js';
@@ -28,39 +30,45 @@ export interface InspectorOptions {
   readonly budget?: InspectionBudget;
 }
 
-interface Inspection {
-  response?: ResponseDecoder;
-  /** performance.now() when the response started, for time to first event. */
-  responseStartedAt?: number;
-  failure?: string;
+/**
+ * Per-exchange inspection state. A class with every field set in the constructor: one shape for
+ * all exchanges, and no closure per hook (the hooks call the decoder in their own try/catch).
+ * Measured on bench scenario 1's exchange (251 B Message), in CPU time, alternating rounds: the
+ * whole inspector costs ~1.6–1.8 µs per exchange (about half JSON.parse of the body, which is
+ * the floor), before and after this shape; what it saves is ~150–250 B of garbage per exchange.
+ */
+class Inspection {
+  response: ResponseDecoder | undefined = undefined;
+  failure: string | undefined = undefined;
   /** Bytes this exchange holds in the budget; 0 once given back. */
-  reserved: number;
+  reserved = 0;
   /** Set when the budget granted less than the decoder would hold: the bytes it got. */
-  shortenedTo?: number;
+  shortenedTo: number | undefined = undefined;
   /** The stream's task has been reported to the tracker already (its first event). */
-  claimed?: boolean;
+  claimed = false;
   /** A stream's marks so far (record.a2a.marks), and how much of its progress they cover. */
-  marks?: TaskMarks;
-  statesMarked?: number;
-  artifactsMarked?: number;
+  marks: TaskMarks | undefined = undefined;
+  statesMarked = 0;
+  artifactsMarked = 0;
+
+  /** `responseStartedAt`: performance.now() when the response started, for time to first event. */
+  constructor(readonly responseStartedAt: number | undefined) {}
+
+  /** Keeps the first failure; inspection of this exchange stops there. */
+  fail(err: unknown): void {
+    this.failure ??= (err as Error)?.message ?? String(err);
+  }
 }
 
 /** Most marks per exchange of each kind (64 in all): artifact updates cannot crowd states out. */
 const MAX_MARKS_EACH = 32;
 
+/** One clock for every decoder, not a closure per exchange. */
+const clock = (): number => performance.now();
+
 /** The request side comes from the pipeline's one classification (`exchange.request`). */
 export function createInspector(options: InspectorOptions): ExchangeObserver {
   const inspections = new WeakMap<Exchange, Inspection>();
-
-  /** Runs a decoder step; the first failure is remembered and inspection of this exchange stops. */
-  const guarded = (inspection: Inspection, step: () => void) => {
-    if (inspection.failure !== undefined) return;
-    try {
-      step();
-    } catch (err) {
-      inspection.failure = (err as Error).message ?? String(err);
-    }
-  };
 
   /** Gives the exchange's reservation back, once (later calls find nothing reserved). */
   const release = (inspection: Inspection) => {
@@ -76,76 +84,42 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       if (!request) return;
       const previous = inspections.get(exchange);
       if (previous) release(previous); // a second response start would otherwise leak the first grant
-      const inspection: Inspection = { responseStartedAt: performance.now(), reserved: 0 };
+      const inspection = new Inspection(performance.now());
       inspections.set(exchange, inspection);
-      guarded(inspection, () => {
-        const head = responseHead(status, headers);
-        const { maxBytes, budget } = options;
-        const want = responseHoldBytes(head, { maxBytes });
-        const granted = budget ? budget.reserve(want) : want;
-        inspection.reserved = budget ? granted : 0;
-        if (granted < want) inspection.shortenedTo = granted;
-        inspection.response = createResponseDecoder(request, head, {
-          maxBytes,
-          maxEventBytes: granted < want ? granted : undefined,
-          clock: () => performance.now(),
-        });
-      });
+      try {
+        startDecoder(inspection, request, responseHead(status, headers), options);
+      } catch (err) {
+        inspection.fail(err);
+      }
     },
 
     onResponseChunk(exchange, chunk) {
       const inspection = inspections.get(exchange);
-      if (!inspection?.response) return;
-      guarded(inspection, () => inspection.response!.push(chunk));
-      const progress = inspection.response.streamProgress;
-      if (progress !== undefined) markProgress(inspection, progress);
-      // A stream's task (and context) is owned from its first event: the caller may GetTask or
-      // cancel it while the stream is still open (task ownership, src/access/gate.ts).
-      if (!inspection.claimed && inspection.response.streamTaskId !== undefined) {
-        inspection.claimed = true;
-        const principal = exchange.record.access?.principal;
-        if (principal !== undefined) {
-          const { agent } = exchange.record;
-          const at = Date.now();
-          options.tracker.observe(agent, inspection.response.streamTaskId, { at, principal, shown: true });
-          const contextId = inspection.response.streamContextId;
-          if (contextId !== undefined) options.tracker.store.claimContext(agent, contextId, principal, at);
+      const response = inspection?.response;
+      if (response === undefined) return;
+      if (inspection!.failure === undefined) {
+        try {
+          response.push(chunk);
+        } catch (err) {
+          inspection!.fail(err);
         }
       }
+      const progress = response.streamProgress;
+      if (progress !== undefined) markProgress(inspection!, progress);
+      if (!inspection!.claimed && response.streamTaskId !== undefined)
+        claimStream(options.tracker, exchange, inspection!);
     },
 
     onFinish(exchange) {
-      const inspection: Inspection = inspections.get(exchange) ?? { reserved: 0 };
+      const inspection = inspections.get(exchange);
       // First, so nothing below can keep the grant from going back (onFinish comes exactly once,
       // on every outcome: principle 8).
-      release(inspection);
+      if (inspection) release(inspection);
       inspections.delete(exchange);
-      const request = exchange.request;
-      let response: ResponseFacts | undefined;
-      const aborted = exchange.record.outcome !== 'complete';
-      if (inspection.response)
-        guarded(
-          inspection,
-          () => (response = inspection.response!.end({ aborted, trailers: exchange.responseTrailers })),
-        );
-      inspection.response = undefined;
+      const response = inspection && endDecoder(exchange, inspection);
       const record = exchange.record;
-      if (request) {
-        // Time to first event counts from the client's request, not from the agent's headers.
-        const headersAfterMs =
-          inspection.responseStartedAt === undefined ? 0 : inspection.responseStartedAt - exchange.startedAtMonotonic;
-        record.a2a = toFacts(request, response, headersAfterMs);
-        const marks = inspection.marks ?? unaryMarks(response, record.startedAt + record.durationMs);
-        if (marks) record.a2a.marks = marks;
-        const responseFindings = (response?.findings ?? []) as Finding[];
-        record.findings.push(
-          ...(request.findings as Finding[]),
-          ...(inspection.shortenedTo === undefined
-            ? responseFindings
-            : blameBudget(responseFindings, inspection.shortenedTo, options.maxBytes)),
-        );
-      }
-      const failure = inspection.failure ?? exchange.requestFailure;
+      if (exchange.request) recordFacts(exchange, exchange.request, inspection, response, options.maxBytes);
+      const failure = inspection?.failure ?? exchange.requestFailure;
       if (failure !== undefined) {
         record.findings.push({ rule: 'gateway.inspect-error', count: 1, detail: failure.slice(0, 200) });
       }
@@ -159,6 +133,79 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
   };
 }
 
+/** The response decoder for this head, within what the budget grants. */
+function startDecoder(
+  inspection: Inspection,
+  request: RequestFacts,
+  head: ResponseHead,
+  { maxBytes, budget }: InspectorOptions,
+): void {
+  const want = responseHoldBytes(head, { maxBytes });
+  const granted = budget ? budget.reserve(want) : want;
+  inspection.reserved = budget ? granted : 0;
+  if (granted < want) inspection.shortenedTo = granted;
+  inspection.response = createResponseDecoder(request, head, {
+    maxBytes,
+    maxEventBytes: granted < want ? granted : undefined,
+    clock,
+  });
+}
+
+/** The decoder's facts, unless it failed before (or while) ending. */
+function endDecoder(exchange: Exchange, inspection: Inspection): ResponseFacts | undefined {
+  const response = inspection.response;
+  inspection.response = undefined;
+  if (response === undefined || inspection.failure !== undefined) return undefined;
+  try {
+    return response.end({ aborted: exchange.record.outcome !== 'complete', trailers: exchange.responseTrailers });
+  } catch (err) {
+    inspection.fail(err);
+    return undefined;
+  }
+}
+
+/**
+ * A stream's task (and context) is owned from its first event: the caller may GetTask or cancel
+ * it while the stream is still open (task ownership, src/access/gate.ts).
+ */
+function claimStream(tracker: TaskTracker, exchange: Exchange, inspection: Inspection): void {
+  const response = inspection.response!;
+  inspection.claimed = true;
+  const principal = exchange.record.access?.principal;
+  if (principal === undefined) return;
+  const { agent } = exchange.record;
+  const at = Date.now();
+  tracker.observe(agent, response.streamTaskId!, { at, principal, shown: true });
+  const contextId = response.streamContextId;
+  if (contextId !== undefined) tracker.store.claimContext(agent, contextId, principal, at);
+}
+
+/** `record.a2a` and the request's and response's findings. */
+function recordFacts(
+  exchange: Exchange,
+  request: RequestFacts,
+  inspection: Inspection | undefined,
+  response: ResponseFacts | undefined,
+  maxBytes: number,
+): void {
+  const record = exchange.record;
+  // Time to first event counts from the client's request, not from the agent's headers.
+  const startedAt = inspection?.responseStartedAt;
+  const headersAfterMs = startedAt === undefined ? 0 : startedAt - exchange.startedAtMonotonic;
+  record.a2a = toFacts(request, response, headersAfterMs);
+  const marks = inspection?.marks ?? unaryMarks(response, record.startedAt + record.durationMs);
+  if (marks) record.a2a.marks = marks;
+  // Most exchanges have no finding: push only what there is (no spread of empty arrays).
+  for (const finding of request.findings) record.findings.push(finding as Finding);
+  const responseFindings = (response?.findings ?? NO_FINDINGS) as Finding[];
+  if (responseFindings.length === 0) return;
+  const shortenedTo = inspection?.shortenedTo;
+  const found = shortenedTo === undefined ? responseFindings : blameBudget(responseFindings, shortenedTo, maxBytes);
+  for (const finding of found) record.findings.push(finding);
+}
+
+const NO_FINDINGS: readonly Finding[] = [];
+
 /**
  * Stamps what the chunk just passed showed the client: each new state change and artifact
  * update, at this moment (the forwarder writes the chunk right after). O(1) per chunk unless
@@ -166,8 +213,8 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
  */
 function markProgress(inspection: Inspection, progress: StreamProgress): void {
   const { stateChanges, artifactUpdates } = progress;
-  const statesFrom = inspection.statesMarked ?? 0;
-  const artifactsFrom = inspection.artifactsMarked ?? 0;
+  const statesFrom = inspection.statesMarked;
+  const artifactsFrom = inspection.artifactsMarked;
   if (stateChanges.length === statesFrom && artifactUpdates === artifactsFrom) return;
   inspection.statesMarked = stateChanges.length;
   inspection.artifactsMarked = artifactUpdates;
