@@ -15,6 +15,7 @@
  *   recent exchanges           0.0     0
  *   console stats, feed        0.1     0
  *   access log (pino)          5.7–6   4–13 KB  sonic-boom re-measures its batch string per line
+ *     … in buffer mode         4.2–4.3  4.6 KB  (src/log.ts; under tsx, against 6.2 µs / 13 KB before)
  *
  * Against ~110–140 µs of CPU per proxied request (bench/RESULTS.md), inspection's own share is
  * ~4 %; what telemetry does per exchange is dominated by the access log line.
