@@ -45,7 +45,7 @@ function stopAll() {
       /* gone */
     }
   }
-  rmSync(tmp, { recursive: true, force: true });
+  if (!process.env.KEEP_SNAPSHOTS) rmSync(tmp, { recursive: true, force: true });
 }
 process.on('SIGINT', () => {
   stopAll();
@@ -247,6 +247,7 @@ async function main() {
     rows.sort((x, y) => y.perStreamB - x.perStreamB);
     result.byConstructor = rows.slice(0, 60);
   }
+  if (process.env.KEEP_SNAPSHOTS) console.log(before.snapshot, after.snapshot);
   s.close();
   if (opt.json) console.log(JSON.stringify(result, null, 2));
   else {

@@ -14,18 +14,23 @@ import { keepaliveWheel, type KeepaliveWheel, type QuietEntry } from './keepaliv
  * no event. */
 const KEEPALIVE = Buffer.from(': keepalive\n\n');
 
-/** True when the bytes sent so far end between two SSE events (W3C: a blank line ends an event). */
-function atEventBoundary(last: Buffer | undefined): boolean {
-  if (!last) return true;
-  const n = last.length;
-  const a = last[n - 1];
-  const b = last[n - 2];
-  return (a === 0x0a && (b === 0x0a || (b === 0x0d && last[n - 3] === 0x0a))) || (a === 0x0d && b === 0x0d);
+/** No byte yet (the last three bytes are kept as numbers, -1 for none). */
+const NONE = -1;
+
+/** True when bytes ending in `c b a` (`a` the last) end between two SSE events (W3C: a blank line
+ * ends an event). Nothing relayed yet is a boundary too. */
+function endsEvent(a: number, b: number, c: number): boolean {
+  if (a === NONE) return true;
+  return (a === 0x0a && (b === 0x0a || (b === 0x0d && c === 0x0a))) || (a === 0x0d && b === 0x0d);
 }
 
 export class SseKeepalive implements QuietEntry {
-  /** The last chunk relayed: enough to tell whether the stream stands between two events. */
-  private last: Buffer | undefined;
+  // The last three bytes relayed (a the last), enough to tell whether the stream stands between
+  // two events. Only these, never the chunk: holding the chunk kept its whole buffer alive for as
+  // long as the stream stayed quiet (up to a 64 KiB read per open stream).
+  private a = NONE;
+  private b = NONE;
+  private c = NONE;
   // The wheel's bookkeeping (QuietEntry).
   quietWheel: KeepaliveWheel | undefined = undefined;
   quietPrev: QuietEntry | undefined = undefined;
@@ -44,18 +49,31 @@ export class SseKeepalive implements QuietEntry {
 
   /** The agent's `chunk` is being relayed: the quiet time starts again from now. */
   refresh(chunk: Buffer): void {
-    this.last = chunk;
+    const n = chunk.length;
+    if (n >= 3) {
+      this.c = chunk[n - 3]!;
+      this.b = chunk[n - 2]!;
+      this.a = chunk[n - 1]!;
+    } else if (n === 2) {
+      this.c = this.a;
+      this.b = chunk[0]!;
+      this.a = chunk[1]!;
+    } else if (n === 1) {
+      this.c = this.b;
+      this.b = this.a;
+      this.a = chunk[0]!;
+    }
     this.quietWheel?.touch(this);
   }
 
   get atEventBoundary(): boolean {
-    return atEventBoundary(this.last);
+    return endsEvent(this.a, this.b, this.c);
   }
 
   /** The bytes so far end a line (so a blank line would dispatch the event they hold, whole). */
   get atLineEnd(): boolean {
-    const last = this.last?.[this.last.length - 1];
-    return last === undefined || last === 0x0a || last === 0x0d;
+    const { a } = this;
+    return a === NONE || a === 0x0a || a === 0x0d;
   }
 
   stop(): void {
@@ -65,7 +83,7 @@ export class SseKeepalive implements QuietEntry {
   /** A full keepalive period without the agent's bytes (called by the wheel). */
   onQuiet(): void {
     // Only between two events: a comment inside an event would end it early.
-    if (!atEventBoundary(this.last) || this.res.writableEnded) return;
+    if (!this.atEventBoundary || this.res.writableEnded) return;
     this.res.write(KEEPALIVE);
     this.record.keepalivesSent++;
   }
