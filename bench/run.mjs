@@ -25,6 +25,7 @@ import { findNginx } from './lib/nginx.mjs';
 import { benchDir, gatewayCli } from './lib/paths.mjs';
 import { readOptions, settingsFor } from './lib/options.mjs';
 import { machineInfo, ensureOpenFiles } from './lib/machine.mjs';
+import { openFilesLimit } from './lib/procs.mjs';
 import { startUpstreams, startOtlpSink, startRedisServer, selectPaths, startPaths } from './lib/setup.mjs';
 import { profileGateways } from './lib/profile-pass.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
@@ -53,7 +54,7 @@ function selectScenarios(ids) {
     console.error(`no scenario ${unknown.join(', ')}; the scenarios are:\n${known}`);
     process.exit(2);
   }
-  return SCENARIOS.filter((s) => !ids || ids.includes(s.id));
+  return SCENARIOS.filter((s) => (ids ? ids.includes(s.id) : !s.optIn));
 }
 
 /** The nginx binary; without one the run stops and says how to install it. */
@@ -70,12 +71,31 @@ then run the benchmark again.`);
   process.exit(2);
 }
 
+/** File descriptors a proxy needs besides its streams' sockets (listeners, pools, logs). */
+const SCALE_SPARE_FDS = 100;
+
 /**
  * The fan-in holds two sockets per stream: fewer streams when the open-files limit cannot be
  * raised. Returns false when the run goes on in a child under a raised limit instead.
  */
 function fitOpenFiles(S, scenarios) {
-  const needed = (scenarios.some((s) => s.id === 4) ? S.fanin.streams * 2 : 0) + 1024;
+  // Scenario 10: the proxy holds two sockets per stream plus a few of its own, and no process
+  // can go past the hard limit: fewer streams when even that is too low.
+  const scale = scenarios.some((s) => s.id === 10);
+  const lim = openFilesLimit();
+  if (scale && lim && lim.hard < S.faninScale.streams * 2 + SCALE_SPARE_FDS) {
+    const fit = Math.max(50, Math.floor((lim.hard - SCALE_SPARE_FDS) / 2));
+    log(
+      `warning: the hard open-files limit ${lim.hard} is too low for ${S.faninScale.streams} streams through a ` +
+        `proxy (two sockets each); scenario 10 uses ${fit}.`,
+    );
+    S.faninScale.requested = S.faninScale.streams;
+    S.faninScale.streams = fit;
+  }
+  const needed = Math.max(
+    (scenarios.some((s) => s.id === 4) ? S.fanin.streams * 2 : 0) + 1024,
+    scale ? S.faninScale.streams * 2 + SCALE_SPARE_FDS : 0,
+  );
   const nf = ensureOpenFiles(needed, log);
   if (nf.reexec) return false;
   if (!nf.ok) {

@@ -29,7 +29,7 @@ worker_rlimit_nofile 65536;
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 16384; }
+events { worker_connections 32768; }
 http {
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;

@@ -13,6 +13,7 @@ const FULL = {
   unary: { connections: 32, durationS: 4, latencyRate: 500, latencyConnections: 2, latencyDurationS: 3 },
   sse: { rounds: 5, burstEvents: 10_000, eventBytes: 512, pacedEvents: 2000, pacedRate: 1000 },
   fanin: { rounds: 2, streams: 1000, intervalMs: 1500, eventsPerStream: 6, eventBytes: 512 },
+  faninScale: { rounds: 1, streams: 10_000, intervalMs: 10_000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 2, bytes: 100 * MB, sseEventBytes: 1 * MB },
   rescue: { sends: 30, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   telemetry: { rounds: 11 },
@@ -37,6 +38,7 @@ const QUICK = {
   unary: { connections: 32, durationS: 2, latencyRate: 500, latencyConnections: 2, latencyDurationS: 2 },
   sse: { rounds: 3, burstEvents: 2000, eventBytes: 512, pacedEvents: 1000, pacedRate: 1000 },
   fanin: { rounds: 1, streams: 200, intervalMs: 1000, eventsPerStream: 3, eventBytes: 512 },
+  faninScale: { rounds: 1, streams: 10_000, intervalMs: 10_000, eventsPerStream: 3, eventBytes: 512 },
   large: { rounds: 1, bytes: 20 * MB, sseEventBytes: 1 * MB },
   rescue: { sends: 8, taskMs: 300, pollInitialMs: 250, pollMaxMs: 1000, concurrency: 4 },
   telemetry: { rounds: 1 },
@@ -61,10 +63,11 @@ export const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [op
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+rescue)
-  --scenarios 1,3    only these scenarios (1-9; 6 = timeout-rescue timing, 7 = telemetry cost side by side,
-                     8 = gRPC unary, 9 = gRPC streaming)
+  --scenarios 1,3    only these scenarios (1-10; 6 = timeout-rescue timing, 7 = telemetry cost side by side,
+                     8 = gRPC unary, 9 = gRPC streaming, 10 = 10,000 open streams: only when named)
   --rounds N         rounds of the unary scenarios, paced SSE, scenarios 8-9 and 7 (default 3, 11 for
                      scenario 7; quick 1): more rounds, steadier medians on a noisy machine
+  --streams N        open streams of scenario 10, the fan-in at scale (default 10,000; only with --scenarios 10)
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
   --nginx FILE       the nginx binary (default: nginx on PATH or in /usr/sbin)
@@ -79,6 +82,7 @@ const OPTIONS = {
   with: { type: 'string' },
   scenarios: { type: 'string' },
   rounds: { type: 'string' },
+  streams: { type: 'string' },
   out: { type: 'string' },
   'gateway-cli': { type: 'string' },
   nginx: { type: 'string' },
@@ -121,6 +125,7 @@ export function readOptions(argv) {
     nginx: resolved(values.nginx),
     render: resolved(values.render),
     rounds: values.rounds === undefined ? undefined : Number(values.rounds),
+    streams: values.streams === undefined ? undefined : Number(values.streams),
     with: values.with === undefined ? [] : list(values.with),
   };
 }
@@ -132,6 +137,10 @@ export function settingsFor(opts) {
     if (!Number.isInteger(opts.rounds) || opts.rounds < 1) throw new Error('--rounds needs a whole number ≥ 1');
     S.rounds = opts.rounds;
     S.telemetry = { rounds: opts.rounds };
+  }
+  if (opts.streams !== undefined) {
+    if (!Number.isInteger(opts.streams) || opts.streams < 1) throw new Error('--streams needs a whole number ≥ 1');
+    S.faninScale.streams = opts.streams;
   }
   return S;
 }

@@ -74,6 +74,15 @@ export const GATEWAY_VARIANTS = [
     optional: 'quick',
     config: { inspection: { enabled: false } },
   },
+  {
+    // Issue #17: how much of the RSS per open stream (scenarios 4 and 10) is V8's young
+    // generation growing under the allocation of opening streams, not the streams themselves.
+    name: 'gateway+semi-space-2mb',
+    label: 'gateway under node --max-semi-space-size=2 (young generation capped at 2 MB semi-spaces)',
+    optional: true,
+    config: {},
+    nodeArgs: ['--max-semi-space-size=2'],
+  },
   NO_METRICS,
   {
     // Scenario 7's control: a second copy of its reference, measured side by side with it like

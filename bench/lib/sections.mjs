@@ -9,8 +9,11 @@ import { f, paragraph, table } from './markdown.mjs';
 
 export const SOAK_JSON = path.join(benchDir, 'soak.json');
 export const HOSTILE_JSON = path.join(benchDir, 'hostile.json');
+/** Per-stream memory by component and the 10,000-stream run (issue #17): written by hand from
+ * bench/stream-memory.mjs and `node bench/run.mjs --scenarios 10`, with the commands in it. */
+export const LIGHT_JSON = path.join(benchDir, 'light-streams.json');
 export const RESULTS_MD = path.join(benchDir, 'RESULTS.md');
-const TITLES = ['## Soak', '## Hostile loads'];
+const TITLES = ['## Soak', '## Hostile loads', '## Light streams'];
 
 const mb = (kb) => (kb === null || kb === undefined ? '—' : f(kb / 1024, 1));
 
@@ -118,8 +121,75 @@ export function renderHostile(r) {
 }
 
 /** Both sections from their JSON files (empty when a script has not run). */
+const kb = (bytes) => (bytes === null || bytes === undefined ? '—' : f(bytes / 1024, 2));
+
+export function renderLight(r) {
+  if (!r) return [];
+  const { idle, scale } = r;
+  return [
+    '## Light streams',
+    '',
+    paragraph(...r.intro),
+    '',
+    `### An idle open stream, per component (${idle.streams.toLocaleString('en')} streams, ${r.date})`,
+    '',
+    paragraph(...idle.method),
+    '',
+    table(
+      ['', ...idle.builds.map((b) => b.label)],
+      [
+        ['RSS per stream KB (all open)', ...idle.builds.map((b) => f(b.rssKB, 1))],
+        ['V8 heap used per stream KB (after GC)', ...idle.builds.map((b) => f(b.heapKB, 1))],
+        ['external + ArrayBuffers per stream KB', ...idle.builds.map((b) => f(b.externalKB, 2))],
+      ],
+    ),
+    '',
+    table(
+      ['component', 'what holds it', ...idle.builds.map((b) => `${b.label} KB`), 'note'],
+      idle.components.map((c) => [c.component, c.what, ...c.bytes.map(kb), c.note ?? '']),
+    ),
+    '',
+    `### ${scale.streams.toLocaleString('en')} open streams (scenario 10, ${scale.date})`,
+    '',
+    paragraph(...scale.method),
+    '',
+    table(
+      [
+        'path',
+        'build',
+        'streams open',
+        'open s',
+        'RSS before MB',
+        'RSS all open MB',
+        'RSS peak MB',
+        'KB/stream all open',
+        'KB/stream peak',
+        'errors',
+      ],
+      scale.rows.map((x) => [
+        x.path,
+        x.build,
+        `${x.opened}/${x.streams}`,
+        f(x.openS, 1),
+        f(x.rssBeforeMB),
+        f(x.rssAllOpenMB),
+        f(x.rssPeakMB),
+        f(((x.rssAllOpenMB - x.rssBeforeMB) * 1000) / x.opened, 1),
+        f(((x.rssPeakMB - x.rssBeforeMB) * 1000) / x.opened, 1),
+        x.errors,
+      ]),
+    ),
+    '',
+    ...(r.left?.length ? ['What is left:', '', ...r.left.map((l) => `- ${l}`), ''] : []),
+  ];
+}
+
 export function extraSections() {
-  return [...renderSoak(readJson(SOAK_JSON)), ...renderHostile(readJson(HOSTILE_JSON))];
+  return [
+    ...renderSoak(readJson(SOAK_JSON)),
+    ...renderHostile(readJson(HOSTILE_JSON)),
+    ...renderLight(readJson(LIGHT_JSON)),
+  ];
 }
 
 /** RESULTS.md with the Soak and Hostile sections replaced by (or given) the current ones. */

@@ -61,6 +61,22 @@ function isEventStream(headers: ResponseHeaders): boolean {
   return typeof type === 'string' && type.startsWith('text/event-stream');
 }
 
+/** The queue timer's callback: a function of the relay, not a closure per exchange. */
+function queueTimeout(relay: Relay): void {
+  relay.onQueueTimeout();
+}
+
+/**
+ * undici's adapter for dispatch handlers (UnwrapHandler) keeps the response's raw header Buffers
+ * on the controller for the whole response: ~1.6 KB per open stream (bench/RESULTS.md, "Light
+ * streams"). The relay reads the parsed headers only, so it lets them go. The field is not part
+ * of the DispatchController type; without it (another undici) this does nothing.
+ */
+function releaseRawHeaders(controller: Dispatcher.DispatchController): void {
+  const c = controller as { rawHeaders?: unknown };
+  if (c.rawHeaders) c.rawHeaders = null;
+}
+
 class Relay implements Dispatcher.DispatchHandler {
   /** Settles once, when the exchange finishes. */
   readonly done: Promise<void>;
@@ -92,7 +108,7 @@ class Relay implements Dispatcher.DispatchHandler {
     const { method, headers, body, stream } = this.request;
     const queueMs = upstream.config.timeouts.queue;
     if (queueMs > 0) {
-      this.queued = setTimeout(this.onQueueTimeout, queueMs);
+      this.queued = setTimeout(queueTimeout, queueMs, this);
       this.queued.unref();
     }
     try {
@@ -109,12 +125,14 @@ class Relay implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     clearTimeout(this.queued);
+    this.queued = undefined; // not kept for the stream's whole life
     // Answered already (the client left, or the wait for a connection ran out): never sent.
     if (this.finished) controller.abort(new ClientGone());
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
     if (status < 200) return; // 1xx: Node answers Expect itself; nothing to relay.
+    releaseRawHeaders(controller);
     const { exchange, request } = this;
     exchange.record.status = status;
     this.lengthFramed = headers['content-length'] !== undefined;
@@ -151,7 +169,7 @@ class Relay implements Dispatcher.DispatchHandler {
     this.sse?.refresh(chunk); // quiet time counts from the agent's last bytes
     if (!exchange.res.write(chunk)) {
       controller.pause();
-      exchange.res.once('drain', this.resumeUpstream);
+      exchange.res.once('drain', (this.resumeUpstream ??= () => this.controller?.resume()));
     }
   }
 
@@ -224,10 +242,11 @@ class Relay implements Dispatcher.DispatchHandler {
     this.resolveDone();
   }
 
-  private readonly resumeUpstream = (): void => this.controller?.resume();
+  /** Made the first time the client pushes back (most streams never do). */
+  private resumeUpstream: (() => void) | undefined;
 
   /** Every connection to the agent stayed busy for `timeouts.queue`: 503, try again later. */
-  private readonly onQueueTimeout = (): void => {
+  onQueueTimeout(): void {
     if (this.finished || this.controller) return;
     const { exchange } = this;
     const agent = exchange.upstream.name;
@@ -236,7 +255,7 @@ class Relay implements Dispatcher.DispatchHandler {
     exchange.fail('gateway-error', failure);
     sendGatewayError(exchange.res, failure, this.request.errorContext);
     this.finish();
-  };
+  }
 
   private readonly onClientClose = (): void => {
     if (this.exchange.res.writableFinished) return;
