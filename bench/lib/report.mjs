@@ -5,7 +5,12 @@ import { formatSummary } from '../profile-summary.mjs';
 import { SCENARIOS } from '../scenarios/index.mjs';
 import { f, paragraph, table } from './markdown.mjs';
 import { renderTargets } from './targets.mjs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { extraSections } from './sections.mjs';
+import { benchDir } from './paths.mjs';
+
+const ANALYSIS_MD = path.join(benchDir, 'ANALYSIS.md');
 import { renderGc } from './gc-report.mjs';
 import { renderWorkers } from './workers-report.mjs';
 
@@ -93,6 +98,16 @@ function profiles(results) {
   return lines;
 }
 
+/**
+ * bench/ANALYSIS.md, written by hand after a full run: for every goal missed, where the time
+ * goes and what cannot go further on this design (issue #17 asks for it beside the numbers), so
+ * a run keeps it in RESULTS.md. Its figures name the run they come from.
+ */
+function analysis() {
+  if (!existsSync(ANALYSIS_MD)) return [];
+  return [readFileSync(ANALYSIS_MD, 'utf8').trimEnd(), ''];
+}
+
 function notes(results) {
   if (!results.notes.length) return [];
   return ['## Notes', '', ...results.notes.map((n) => `- ${n}`), ''];
@@ -107,6 +122,7 @@ export function renderMarkdown(results) {
     ...renderWorkers(results),
     ...renderGc(results),
     ...renderTargets(results),
+    ...analysis(),
     ...profiles(results),
     ...notes(results),
     // Written by bench/soak.mjs and bench/hostile.mjs (bench/soak.json, bench/hostile.json).

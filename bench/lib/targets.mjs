@@ -84,8 +84,13 @@ const inspectionCpu = (n, what) => ({
 });
 
 /** value(results, path): the worst round's peak RSS growth per stream, in KB. */
+/** RSS is read from the measured pid: for a cluster primary that is not where the streams are. */
+const severalProcesses = (r, key, p) =>
+  (r.scenarios?.[key]?.byPath?.[p]?.rounds ?? []).some((round) => (round?.gc?.processes ?? 1) > 1);
+
 const rssPerStreamKB = (key) => (r, p) => {
   const m = measurement(r, key);
+  if (severalProcesses(r, key, p)) return null;
   const growth = m.worst(p, 'rssGrowthMB');
   const streams = m.med(p, 'streams');
   return typeof growth === 'number' && streams ? (growth * 1000) / streams : null;
@@ -197,17 +202,19 @@ const TARGETS = [
     value: rssPerStreamKB('s4_fanin'),
   },
   {
-    // Whichever scenario of the run held 10,000 streams open (none: "scenario not run").
+    // Whichever scenario of the run held 10,000 streams open (none: "scenario not run"). The
+    // harness opens fewer when the hard open-files limit allows no more (two sockets per stream in
+    // the proxy: 9,950 under a limit of 20,000); within 1 % of 10,000 counts, and the table says how many.
     id: 'streams-10k-rss',
-    scenario: (r) => scenarioWithStreams(r, 10_000),
+    scenario: (r) => scenarioWithStreams(r, 9_900),
     field: 'rssPeakMB',
-    text: '10,000 open streams: peak RSS ≤ 450 MB (the scenario with 10,000 streams, worst round)',
+    text: '10,000 open streams: peak RSS ≤ 450 MB (scenario 10, worst round; ≥ 9,900 streams, as the open-files limit allows)',
     op: '<=',
     threshold: 450,
     unit: ' MB',
     value: (r, p) => {
-      const key = scenarioWithStreams(r, 10_000);
-      return key ? measurement(r, key).worst(p, 'rssPeakMB') : null;
+      const key = scenarioWithStreams(r, 9_900);
+      return key && !severalProcesses(r, key, p) ? measurement(r, key).worst(p, 'rssPeakMB') : null;
     },
   },
 ];
