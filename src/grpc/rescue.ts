@@ -22,7 +22,7 @@ import type { TaskState } from '../a2a/task-state.js';
 import { SettleWatch } from '../rescue/settle.js';
 import { sleep } from '../rescue/sleep.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
-import { RESCUE_HEADER } from '../rescue/rescue.js';
+import { RESCUE_HEADER, shuttingDown } from '../rescue/rescue.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import { grpcFailureOf, sendGrpcFailure } from './answer.js';
@@ -253,11 +253,7 @@ class GrpcRescue {
   /** Graceful shutdown after its grace: answered now, with the task id when known. */
   private readonly terminate = (): void => {
     if (this.clientGone.signal.aborted) return;
-    const taskId = this.facts.taskId;
-    const message = taskId
-      ? `the gateway is shutting down; task ${taskId} goes on at the agent: poll it with GetTask or subscribe to it`
-      : 'the gateway is shutting down; retry on another instance';
-    const failure = new GatewayError('SHUTTING_DOWN', message, taskId ? { taskId } : {});
+    const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     this.req.call.exchange.fail('gateway-error', failure);
     this.sendFailure(failure);

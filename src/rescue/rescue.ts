@@ -56,6 +56,15 @@ export interface RescueRequest {
   readonly tracker: TaskTracker;
 }
 
+/** The answer to a rescued call at the end of the shutdown grace: the task id when known, so the
+ * client can poll it on another instance (both bindings' rescues: this file, src/grpc/rescue.ts). */
+export function shuttingDown(taskId: string | undefined): GatewayError {
+  const message = taskId
+    ? `the gateway is shutting down; task ${taskId} goes on at the agent: poll it with GetTask or subscribe to it`
+    : 'the gateway is shutting down; retry on another instance';
+  return new GatewayError('SHUTTING_DOWN', message, taskId ? { taskId } : {});
+}
+
 export async function runRescue(req: RescueRequest): Promise<void> {
   const rescue = new Rescue(req);
   try {
@@ -184,11 +193,7 @@ class Rescue {
   private readonly terminate = (): void => {
     const { exchange } = this.req;
     if (this.clientGone.signal.aborted) return;
-    const taskId = this.facts.taskId;
-    const message = taskId
-      ? `the gateway is shutting down; task ${taskId} goes on at the agent: poll it with GetTask or subscribe to it`
-      : 'the gateway is shutting down; retry on another instance';
-    const failure = new GatewayError('SHUTTING_DOWN', message, taskId ? { taskId } : {});
+    const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     exchange.fail('gateway-error', failure);
     if (exchange.res.headersSent) exchange.res.destroy();
