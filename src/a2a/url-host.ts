@@ -70,3 +70,8 @@ function classifyIpv6(host: string): HostClass {
 export function isNonPublic(hostClass: HostClass): boolean {
   return hostClass !== 'public' && hostClass !== 'invalid';
 }
+
+/** A gRPC address as A2A HEAD writes it (§7.3): `hostname:port` or `[v6]:port`, no scheme, no path. */
+export function isHostPort(address: string): boolean {
+  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/.test(address);
+}

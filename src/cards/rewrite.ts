@@ -15,6 +15,7 @@
  * listeners are cleartext HTTP/2). Without a gRPC route for the agent they are left as they are,
  * and reported: gRPC clients then still go around the gateway.
  */
+import { isHostPort } from '../a2a/url-host.js';
 
 export interface UrlChange {
   readonly field: string;
@@ -84,13 +85,10 @@ export function urlRewriter(
     const rest = pathUnderBase(url, base);
     if (rest !== undefined) return { to: publicBase + rest };
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return { why: 'not under the agent URL' };
-    if (!HOST_PORT.test(url)) return { why: 'not an absolute http(s) URL or a gRPC host:port' };
+    if (!isHostPort(url)) return { why: 'not an absolute http(s) URL or a gRPC host:port' };
     return grpcAuthority !== undefined ? { to: grpcAuthority } : { why: NO_GRPC_ROUTE };
   };
 }
-
-/** A gRPC address as A2A HEAD writes it (§7.3): `hostname:port`, no scheme. */
-const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/;
 
 const NO_GRPC_ROUTE =
   'a gRPC address, and the gateway has no gRPC route for this agent (agents.{name}.hosts with listen.grpc, or agents.{name}.grpc.listen)';

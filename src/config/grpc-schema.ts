@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { duration, size } from './fields.js';
+import { isHostPort } from '../a2a/url-host.js';
 
 const port = z.number().int().min(0).max(65_535);
 
@@ -37,7 +38,7 @@ export const agentHostsSchema = z.array(hostname).max(100).default([]);
 export const grpcAddress = z
   .string()
   .refine(
-    (a) => /^https?:\/\/[^/]+\/?$/.test(a) || /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/.test(a),
+    (a) => /^https?:\/\/[^/]+\/?$/.test(a) || isHostPort(a),
     'must be host:port or http(s)://host:port (no path: gRPC paths are fixed)',
   );
 

@@ -11,6 +11,7 @@ import type { ProtocolVersion } from '../a2a/operations.js';
 import type { Upstream } from '../transport/upstream.js';
 import { GatewayError } from '../transport/errors.js';
 import { GrpcChannel } from './channel.js';
+import { isHostPort } from '../a2a/url-host.js';
 
 /** `host:port` or `http(s)://host:port` → the origin node:http2 connects to. */
 export function grpcOrigin(address: string): string | undefined {
@@ -21,7 +22,7 @@ export function grpcOrigin(address: string): string | undefined {
       return undefined;
     }
   }
-  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/.test(address) ? `http://${address}` : undefined;
+  return isHostPort(address) ? `http://${address}` : undefined;
 }
 
 interface CardInterface {

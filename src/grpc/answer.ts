@@ -12,10 +12,9 @@
  * a task the caller does not own answers byte for byte as one that does not exist.
  */
 import { constants, type Http2ServerResponse, type ServerHttp2Stream } from 'node:http2';
-import { encodeStatusDetails, percentEncodeGrpcMessage } from '../a2a/grpc/status.js';
+import { encodeStatusDetails, grpcCodeOf, percentEncodeGrpcMessage } from '../a2a/grpc/status.js';
 import { A2AError } from '../proxy/a2a-error.js';
 import { GatewayError } from '../transport/errors.js';
-import { GRPC_STATUS, grpcStatusOf } from './status-codes.js';
 
 export interface GrpcFailure {
   readonly code: number;
@@ -41,11 +40,11 @@ const STREAM_HEADERS = {
 export function grpcFailureOf(err: unknown, path?: string): GrpcFailure {
   if (err instanceof GatewayError) {
     const { rpcStatus: status, message, reason, metadata } = err;
-    return { code: grpcStatusOf(status), message, reason, domain: 'a2a-gateway', metadata };
+    return { code: grpcCodeOf(status), message, reason, domain: 'a2a-gateway', metadata };
   }
   if (err instanceof A2AError) {
     // TaskNotFound → NOT_FOUND; the push-webhook refusal → INVALID_ARGUMENT (§10.6 table, wire-reference §4).
-    const code = err.kind === 'TaskNotFound' ? GRPC_STATUS.NOT_FOUND : GRPC_STATUS.INVALID_ARGUMENT;
+    const code = err.kind === 'TaskNotFound' ? grpcCodeOf('NOT_FOUND') : grpcCodeOf('INVALID_ARGUMENT');
     const notFound = err.kind === 'TaskNotFound';
     const domain = notFound ? 'a2a-protocol.org' : 'a2a-gateway';
     // The SDK agents' TaskNotFound ErrorInfo carries no metadata (the id is in the message).
@@ -54,7 +53,7 @@ export function grpcFailureOf(err: unknown, path?: string): GrpcFailure {
     return { code, message: err.message, reason: err.reason, domain, metadata, headersFirst };
   }
   return {
-    code: GRPC_STATUS.INTERNAL,
+    code: grpcCodeOf('INTERNAL'),
     message: 'the gateway could not process the request',
     reason: 'INTERNAL',
     domain: 'a2a-gateway',

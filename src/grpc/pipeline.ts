@@ -103,7 +103,7 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
       // 6. Relay.
       const left = deadline === undefined ? undefined : deadline - Date.now();
       const headers = h2Headers(path, channel, metadata, left);
-      await relayGrpc(call, { upstream: channel.request(headers), body, rest: null, deadline, rewrite });
+      await relayGrpc(call, { upstream: channel.request(headers), body, deadline, rewrite });
     } catch (err) {
       answerUnexpected(call, err);
     } finally {

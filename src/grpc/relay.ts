@@ -13,7 +13,6 @@
  * answer (an error) goes through untouched either way. Observers see what the client gets.
  */
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
-import type { Readable } from 'node:stream';
 import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
 import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../transport/errors.js';
 import { grpcFailureOf, sendGrpcFailure } from './answer.js';
@@ -24,9 +23,8 @@ import { streamFailureCause } from './channel.js';
 export interface RelayRequest {
   /** The agent's stream, opened with the request headers. */
   readonly upstream: ClientHttp2Stream;
-  /** The request body read so far, and the rest of it when it was not read whole. */
+  /** The request body, read whole (request-body.ts: every A2A rpc takes one request message). */
   readonly body: Buffer;
-  readonly rest: Readable | null;
   /** Epoch ms by which the client wants its answer (its `grpc-timeout`), if it gave one. */
   readonly deadline: number | undefined;
   /** Hold the answer whole and rewrite it (decided by the pipeline from the request and its admission). */
@@ -67,7 +65,7 @@ class GrpcRelay {
   }
 
   start(): void {
-    const { upstream, body, rest, deadline } = this.request;
+    const { upstream, body, deadline } = this.request;
     const { res } = this.call;
     upstream.on('response', (headers, flags) => this.onResponse(headers, flags));
     upstream.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -80,10 +78,7 @@ class GrpcRelay {
     if (deadline !== undefined) {
       this.timer = setTimeout(() => this.onDeadline(), Math.max(0, deadline - Date.now()));
     }
-    if (rest) {
-      upstream.write(body);
-      rest.pipe(upstream);
-    } else upstream.end(body);
+    upstream.end(body);
   }
 
   private onResponse(headers: IncomingHttpHeaders, flags: number): void {

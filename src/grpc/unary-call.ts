@@ -7,7 +7,7 @@ import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'n
 import { GrpcFrameReader } from '../codec/grpc-frames.js';
 import { GatewayError } from '../transport/errors.js';
 import { streamFailureCause, type GrpcChannel } from './channel.js';
-import { GRPC_STATUS } from './status-codes.js';
+import { grpcCodeOf } from '../a2a/grpc/status.js';
 
 export interface UnaryReply {
   readonly headers: IncomingHttpHeaders;
@@ -53,7 +53,7 @@ export function callUnary(
       if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
       if (!trailers)
         return reject(new GatewayError('UPSTREAM_RESET', "the agent's gRPC answer ended without its status"));
-      const status = Number(trailers['grpc-status'] ?? GRPC_STATUS.UNKNOWN);
+      const status = Number(trailers['grpc-status'] ?? grpcCodeOf('UNKNOWN'));
       resolve({ headers: head, chunks, message: messages.length === 1 ? messages[0] : undefined, trailers, status });
     });
     stream.end(body);

@@ -38,6 +38,12 @@ export const GRPC_CODE_NAMES: readonly string[] = [
   'UNAUTHENTICATED',
 ];
 
+/** The code of a status name (`NOT_FOUND` → 5); UNKNOWN (2) for a name gRPC does not have. */
+export function grpcCodeOf(name: string): number {
+  const code = GRPC_CODE_NAMES.indexOf(name);
+  return code === -1 ? 2 : code;
+}
+
 export const ERROR_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
 /** The domain of A2A's own errors (§10.6); the gateway's own errors use `a2a-gateway`. */
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
