@@ -58,7 +58,8 @@ export async function rescueGrpcCall(req: GrpcRescueRequest): Promise<void> {
 class GrpcRescue {
   private readonly facts: RescueFacts = { strategy: 'poll', polls: 0 };
   private readonly policy: AgentConfig['timeoutRescue'];
-  private readonly facts0: RequestFacts;
+  /** The blocking SendMessage the client sent, as classified. */
+  private readonly request: RequestFacts;
   private readonly clientGone = new AbortController();
   private readonly deadline = new AbortController();
   private readonly waitSignal: AbortSignal;
@@ -70,14 +71,14 @@ class GrpcRescue {
   constructor(private readonly req: GrpcRescueRequest) {
     const { exchange, res, req: http2 } = req.call;
     this.policy = exchange.upstream.config.timeoutRescue;
-    this.facts0 = exchange.request!;
+    this.request = exchange.request!;
     exchange.record.rescue = this.facts;
     const stated = clientTimeoutMs(http2.headers[TIMEOUT_HEADER], this.policy.clientTimeout);
     const grpcLeft = req.deadline === undefined ? Infinity : req.deadline - exchange.record.startedAt;
     this.answerBy = exchange.record.startedAt + Math.min(stated, grpcLeft) - this.policy.margin;
     this.timer = setTimeout(() => this.deadline.abort(new Error('deadline')), Math.max(0, this.answerBy - Date.now()));
     this.waitSignal = AbortSignal.any([this.clientGone.signal, this.deadline.signal]);
-    this.watch = new SettleWatch(this.facts0.version, this.facts0.taskId !== undefined);
+    this.watch = new SettleWatch(this.request.version, this.request.taskId !== undefined);
     res.on('close', this.onClose);
     exchange.terminate = this.terminate;
   }
@@ -85,17 +86,23 @@ class GrpcRescue {
   async run(): Promise<void> {
     const first = await this.sendNonBlocking();
     if (!first) return;
-    const sent = this.decode(first, 'SendMessage');
-    if (first.status !== 0 || sent.tag !== 'task' || sent.taskId === undefined || this.see(sent.taskId, sent)) {
+    const answer = this.decode(first, 'SendMessage');
+    if (first.status !== 0 || answer.tag !== 'task' || answer.taskId === undefined || this.see(answer.taskId, answer)) {
       this.facts.outcome =
-        first.status !== 0 ? 'error' : sent.tag === 'message' ? 'message' : sent.tag === 'task' ? 'settled' : 'error';
-      if (sent.taskId) this.facts.taskId = sent.taskId;
+        first.status !== 0
+          ? 'error'
+          : answer.tag === 'message'
+            ? 'message'
+            : answer.tag === 'task'
+              ? 'settled'
+              : 'error';
+      if (answer.taskId) this.facts.taskId = answer.taskId;
       return this.passOn(first);
     }
-    this.facts.taskId = sent.taskId;
-    const last = await this.poll(sent.taskId);
-    const task = (await this.getTask(sent.taskId).catch(() => undefined)) ?? last;
-    if (!task?.message) throw new GatewayError('UPSTREAM_INVALID', `GetTask of task ${sent.taskId} answered no task`);
+    this.facts.taskId = answer.taskId;
+    const last = await this.poll(answer.taskId);
+    const task = (await this.getTask(answer.taskId).catch(() => undefined)) ?? last;
+    if (!task?.message) throw new GatewayError('UPSTREAM_INVALID', `GetTask of task ${answer.taskId} answered no task`);
     this.answerTask(first, task.message);
   }
 
@@ -120,7 +127,7 @@ class GrpcRescue {
   /** 1. The send with return_immediately; undefined when the agent ignored it past the deadline (answered). */
   private async sendNonBlocking(): Promise<UnaryReply | undefined> {
     const message = onlyMessage(this.req.body, this.req.maxBytes);
-    const nonBlocking = message && withReturnImmediately(message, this.facts0.version);
+    const nonBlocking = message && withReturnImmediately(message, this.request.version);
     if (!nonBlocking)
       throw new GatewayError('REQUEST_INVALID', 'a SendMessage request is one uncompressed protobuf message');
     const body = encodeGrpcFrame(nonBlocking);
@@ -159,7 +166,7 @@ class GrpcRescue {
 
   private getTask(taskId: string): Promise<UnaryReply> {
     const path = this.req.call.req.url.replace(/[^/]+$/, 'GetTask');
-    const message = getTaskRequest(taskId, this.facts0.version, this.facts0.historyLength);
+    const message = getTaskRequest(taskId, this.request.version, this.request.historyLength);
     const signal = this.clientGone.signal;
     return this.unary(path, encodeGrpcFrame(message), signal);
   }
@@ -171,7 +178,7 @@ class GrpcRescue {
 
   private decode(reply: UnaryReply, operation: 'SendMessage' | 'GetTask') {
     const decoder = createResponseDecoder(
-      { ...this.facts0, operation },
+      { ...this.request, operation },
       { status: 200, contentType: 'application/grpc' },
       {
         maxBytes: this.req.maxBytes,
@@ -208,7 +215,7 @@ class GrpcRescue {
     const outcome = this.settledAt !== undefined ? 'settled' : 'deadline';
     this.facts.outcome = outcome;
     const headers = withoutPseudo(first.headers);
-    const body = Buffer.from(encodeGrpcFrame(sendMessageResponseOfTask(task, this.facts0.version)));
+    const body = Buffer.from(encodeGrpcFrame(sendMessageResponseOfTask(task, this.request.version)));
     this.write({ ...headers, [RESCUE_HEADER]: outcome }, [body], { 'grpc-status': '0' });
     if (this.settledAt !== undefined) {
       this.facts.settleToAnswerMs = Math.round((performance.now() - this.settledAt) * 1000) / 1000;
