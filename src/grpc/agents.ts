@@ -43,7 +43,8 @@ export function grpcInterfaces(card: Record<string, unknown> | undefined): CardI
     }
   };
   for (const entry of asList(card.supportedInterfaces)) add(entry, 'protocolBinding');
-  for (const entry of asList(card.additionalInterfaces)) add({ protocolVersion: '0.3', ...(entry as object) }, 'transport');
+  for (const entry of asList(card.additionalInterfaces))
+    add({ protocolVersion: '0.3', ...(entry as object) }, 'transport');
   if (typeof card.url === 'string' && String(card.preferredTransport).toUpperCase() === 'GRPC') {
     out.push({ url: card.url, version: '0.3' });
   }
