@@ -245,28 +245,62 @@ export function nginxPath() {
 }
 
 export function nodePath() {
+  return childProxyPath({
+    name: 'node',
+    label: 'plain Node pass-through (http-proxy-middleware on node:http)',
+    script: 'node-proxy.mjs',
+  });
+}
+
+/**
+ * The floors of the forwarding path (bench/servers/floor-proxy.mjs; issue #17): `floor-http` is
+ * the gateway's design with none of its work (node:http + one undici dispatch), `floor-net` bytes
+ * moved between node:net sockets. In full runs; in --quick runs only with --with or --paths.
+ */
+export function floorPaths() {
+  return [
+    childProxyPath({
+      name: 'floor-http',
+      label: "floor of the gateway's design: node:http server + undici Pool.dispatch, no gateway code",
+      script: 'floor-proxy.mjs',
+      args: ['--mode', 'http'],
+      optional: 'quick',
+    }),
+    childProxyPath({
+      name: 'floor-net',
+      label: 'floor of a node:net design: sockets pinned client to agent, request heads rewritten, answers piped',
+      script: 'floor-proxy.mjs',
+      args: ['--mode', 'net'],
+      optional: 'quick',
+    }),
+  ];
+}
+
+/** A harness-owned Node proxy (bench/servers/<script>), routing /agents/<name>/ as the gateway does. */
+function childProxyPath({ name, label, script, args: extra = [], optional }) {
   let port;
   let entry;
   const p = {
-    name: 'node',
-    label: 'plain Node pass-through (http-proxy-middleware on node:http)',
+    name,
+    label,
     kind: 'node',
+    ...(optional ? { optional } : {}),
     pid: null,
     available: () => ({ ok: true }),
     async start(ctx) {
       port = await freePort();
-      const args = [path.join(benchDir, 'servers', 'node-proxy.mjs'), '--port', String(port)];
-      for (const [name, url] of ctx.routes) args.push('--route', `${name}=${url}`);
-      p.gcLog = path.join(ctx.runDir, 'gc-node.log');
+      const args = [path.join(benchDir, 'servers', script), ...extra, '--port', String(port)];
+      for (const [agent, url] of ctx.routes) args.push('--route', `${agent}=${url}`);
+      p.gcLog = path.join(ctx.runDir, `gc-${name}.log`);
       const gc = gcProbeArgs(p.gcLog);
-      entry = startProcess('node-proxy', process.execPath, [...gc.nodeArgs, ...args], {
+      entry = startProcess(name, process.execPath, [...gc.nodeArgs, ...args], {
         cwd: repoDir,
         env: { ...process.env, ...gc.env },
       });
       await waitForHttp(`http://127.0.0.1:${port}/agents/${ctx.readyAgent}/.well-known/agent-card.json`, { entry });
       p.pid = entry.child.pid;
     },
-    agentUrl: (name) => `http://127.0.0.1:${port}/agents/${name}`,
+    agentUrl: (agent) => `http://127.0.0.1:${port}/agents/${agent}`,
     async stop() {
       if (entry) await stopProcess(entry);
     },

@@ -15,7 +15,16 @@ import {
   hugeTaskParts,
   filler,
 } from './payloads.mjs';
-import { directPath, nginxPath, nodePath, gatewayPath, GATEWAY_VARIANTS, benchDir, repoDir } from './paths.mjs';
+import {
+  directPath,
+  nginxPath,
+  nodePath,
+  floorPaths,
+  gatewayPath,
+  GATEWAY_VARIANTS,
+  benchDir,
+  repoDir,
+} from './paths.mjs';
 import { openStream } from './sse-client.mjs';
 
 const MiB = 1024 * 1024;
@@ -148,10 +157,16 @@ export async function startOtlpSink(ctx) {
  * plus those named with --with.
  */
 export function selectPaths(opts, cli) {
-  const all = [directPath(), nginxPath(), nodePath(), ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli }))];
+  const all = [
+    directPath(),
+    nginxPath(),
+    nodePath(),
+    ...floorPaths(),
+    ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli })),
+  ];
   const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name);
   const optional = (v) => v?.optional === true || (v?.optional === 'quick' && opts.quick);
-  const wanted = (p) => (opts.paths ? named(p) : !optional(p.variant) || named(p));
+  const wanted = (p) => (opts.paths ? named(p) : !optional(p.variant ?? p) || named(p));
   return all.filter((p) => p.name === 'direct' || wanted(p));
 }
 
