@@ -19,6 +19,7 @@ import type { Upstream } from '../transport/upstream.js';
 import { upstreamRequestHeaders } from '../transport/headers.js';
 import { GatewayError } from '../transport/errors.js';
 import type { Exchange, ObserverSet } from '../exchange/exchange.js';
+import type { InFlight } from '../exchange/in-flight.js';
 import { RequestClassifier } from '../proxy/classify.js';
 import { clientAddress, normalizeAddress, type PeerTrust } from '../proxy/public-url.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
@@ -43,7 +44,7 @@ export interface GrpcPipelineDeps {
   readonly agents: GrpcAgents;
   readonly trust: PeerTrust;
   readonly observers: ObserverSet;
-  readonly inFlight: Set<Exchange>;
+  readonly inFlight: InFlight;
   /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
   readonly inspectBytes: number;
   readonly limits: ClientLimits;
@@ -72,7 +73,7 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
     const path = req.url;
     const call = openCall(req, res, upstream, path, deps.observers);
     const { exchange } = call;
-    deps.inFlight.add(exchange);
+    const ticket = deps.inFlight.add(exchange);
     try {
       const refusal = checkHead(req);
       if (refusal) {
@@ -107,7 +108,7 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
     } catch (err) {
       answerUnexpected(call, err);
     } finally {
-      deps.inFlight.delete(exchange);
+      deps.inFlight.delete(ticket);
     }
   };
 }

@@ -22,6 +22,7 @@ import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { CardCache } from '../cards/cache.js';
 import { renderCard, sendCard } from '../cards/serve.js';
 import { Exchange, type ObserverSet } from '../exchange/exchange.js';
+import type { InFlight } from '../exchange/in-flight.js';
 import { RequestClassifier, type Classification } from './classify.js';
 import type { RequestFacts } from '../a2a/request.js';
 import { readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
@@ -62,7 +63,7 @@ export interface PipelineDeps {
   readonly publicUrl: string | undefined;
   readonly observers: ObserverSet;
   /** Exchanges in flight, for graceful shutdown. */
-  readonly inFlight: Set<Exchange>;
+  readonly inFlight: InFlight;
   /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
   readonly inspectBytes: number;
   readonly limits: ClientLimits;
@@ -101,7 +102,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
     };
     const shown = deps.queryStrings === 'keep' ? path : redactQuery(path);
     const exchange = new Exchange(req, res, upstream, upstream.basePath + path, observers, shown);
-    inFlight.add(exchange);
+    const ticket = inFlight.add(exchange);
     try {
       // Only cards need it: computed on demand, off the common path. Routed by host, the agent
       // is the root of that host; else it is under the gateway's /agents/{name}.
@@ -155,7 +156,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
       // A body that failed a limit while its start was read is still classified by now.
       answerUnexpected(exchange, err, errorContextOf(exchange.request, req.headers['a2a-version']));
     } finally {
-      inFlight.delete(exchange);
+      inFlight.delete(ticket);
     }
   };
 }

@@ -16,7 +16,8 @@ import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
 import { createAgentPipeline } from '../proxy/pipeline.js';
 import { hostRoutes } from '../proxy/route.js';
-import type { Exchange, ObserverSet } from '../exchange/exchange.js';
+import type { ObserverSet } from '../exchange/exchange.js';
+import { InFlight } from '../exchange/in-flight.js';
 import { PeerTrust } from '../proxy/public-url.js';
 import { createControlApp } from '../control/app.js';
 import { createAdminApp, type AdminSources } from '../control/admin-app.js';
@@ -70,7 +71,7 @@ export interface Generation extends TrafficHandlers {
   readonly upstreams: ReadonlyMap<string, Upstream>;
   readonly registry: CardRegistry;
   /** This generation's exchanges in flight: it is released once they have finished. */
-  readonly inFlight: Set<Exchange>;
+  readonly inFlight: InFlight;
   /** The admin listener's app, as a node:http listener. */
   readonly admin: RequestListener;
   /** What the gRPC listeners answer with (src/grpc/). */
@@ -93,7 +94,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
   const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config));
   const trust = new PeerTrust(config.trustedProxies);
   const access = shared.accessControl(config, upstreams, cards);
-  const inFlight = new Set<Exchange>();
+  const inFlight = new InFlight();
   const handleAgentRequest = createAgentPipeline({
     upstreams,
     cards,
