@@ -41,7 +41,9 @@ function httpFloor() {
   const pools = new Map();
   const poolFor = (url) => {
     let p = pools.get(url.origin);
-    if (!p) pools.set(url.origin, (p = new Pool(url.origin, { connections: 64, pipelining: 1 })));
+    // As many connections as the gateway's stream pool allows (agents.{name}.streamConnections):
+    // an open SSE stream holds its connection, so a small cap would queue streams, not measure them.
+    if (!p) pools.set(url.origin, (p = new Pool(url.origin, { connections: 10_000, pipelining: 1 })));
     return p;
   };
   return http.createServer((req, res) => {

@@ -29,6 +29,7 @@ import { grpcFailureOf, sendGrpcFailure } from './answer.js';
 import type { GrpcCall } from './call.js';
 import type { GrpcChannel } from './channel.js';
 import { callUnary, type UnaryReply } from './unary-call.js';
+import { StopSignals } from '../rescue/stop-signals.js';
 
 export interface GrpcRescueRequest {
   readonly call: GrpcCall;
@@ -60,9 +61,7 @@ class GrpcRescue {
   private readonly policy: AgentConfig['timeoutRescue'];
   /** The blocking SendMessage the client sent, as classified. */
   private readonly request: RequestFacts;
-  private readonly clientGone = new AbortController();
-  private readonly deadline = new AbortController();
-  private readonly waitSignal: AbortSignal;
+  private readonly stop = new StopSignals();
   private readonly timer: NodeJS.Timeout;
   private readonly watch: SettleWatch;
   private readonly answerBy: number;
@@ -76,8 +75,7 @@ class GrpcRescue {
     const stated = clientTimeoutMs(http2.headers[TIMEOUT_HEADER], this.policy.clientTimeout);
     const grpcLeft = req.deadline === undefined ? Infinity : req.deadline - exchange.record.startedAt;
     this.answerBy = exchange.record.startedAt + Math.min(stated, grpcLeft) - this.policy.margin;
-    this.timer = setTimeout(() => this.deadline.abort(new Error('deadline')), Math.max(0, this.answerBy - Date.now()));
-    this.waitSignal = AbortSignal.any([this.clientGone.signal, this.deadline.signal]);
+    this.timer = setTimeout(() => this.stop.deadlineCame(new Error('deadline')), Math.max(0, this.answerBy - Date.now()));
     this.watch = new SettleWatch(this.request.version, this.request.taskId !== undefined);
     res.on('close', this.onClose);
     exchange.terminate = this.terminate;
@@ -107,7 +105,7 @@ class GrpcRescue {
   }
 
   failed(err: unknown): void {
-    if (this.clientGone.signal.aborted) return;
+    if (this.stop.clientGone.signal.aborted) return;
     const failure = err instanceof GatewayError ? err : upstreamFailure(err, this.req.call.exchange.upstream.name);
     this.req.call.exchange.fail('upstream-error', failure);
     this.sendFailure(failure);
@@ -117,7 +115,7 @@ class GrpcRescue {
     const { exchange, res } = this.req.call;
     clearTimeout(this.timer);
     res.off('close', this.onClose);
-    if (this.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
+    if (this.stop.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
       this.facts.outcome = 'client-gone';
       exchange.fail('client-gone', new Error('client went away while the gateway waited for the task'));
     }
@@ -134,7 +132,7 @@ class GrpcRescue {
     try {
       return await this.unary(this.req.call.req.url, body);
     } catch (err) {
-      if (!this.deadline.signal.aborted || this.clientGone.signal.aborted) throw err;
+      if (!this.stop.deadline.signal.aborted || this.stop.clientGone.signal.aborted) throw err;
       this.facts.outcome = 'agent-blocked';
       const agent = this.req.call.exchange.upstream.name;
       const failure = new GatewayError(
@@ -152,7 +150,7 @@ class GrpcRescue {
   private async poll(taskId: string): Promise<UnaryReply | undefined> {
     let interval = this.policy.pollInitial;
     let last: UnaryReply | undefined;
-    while (await sleep(interval * (0.8 + Math.random() * 0.4), this.waitSignal)) {
+    while (await sleep(interval * (0.8 + Math.random() * 0.4), this.stop.either.signal)) {
       this.facts.polls++;
       const reply = await this.getTask(taskId).catch(() => undefined);
       if (reply?.status === 0 && reply.message) {
@@ -167,11 +165,11 @@ class GrpcRescue {
   private getTask(taskId: string): Promise<UnaryReply> {
     const path = this.req.call.req.url.replace(/[^/]+$/, 'GetTask');
     const message = getTaskRequest(taskId, this.request.version, this.request.historyLength);
-    const signal = this.clientGone.signal;
+    const signal = this.stop.clientGone.signal;
     return this.unary(path, encodeGrpcFrame(message), signal);
   }
 
-  private unary(path: string, body: Uint8Array, signal = this.waitSignal): Promise<UnaryReply> {
+  private unary(path: string, body: Uint8Array, signal = this.stop.either.signal): Promise<UnaryReply> {
     const left = Math.max(1, this.answerBy - Date.now() + this.policy.margin);
     return callUnary(this.req.channel, this.req.headers(path, left), body, this.req.maxBytes, signal);
   }
@@ -228,7 +226,7 @@ class GrpcRescue {
     trailers: Record<string, unknown> | undefined,
   ): void {
     const { exchange, res } = this.req.call;
-    if (this.clientGone.signal.aborted || res.headersSent || res.stream.destroyed) return;
+    if (this.stop.clientGone.signal.aborted || res.headersSent || res.stream.destroyed) return;
     exchange.emit('onResponseStart', 200, head);
     if (!trailers) {
       // The agent's answer was trailers-only: so is the one passed on.
@@ -254,17 +252,17 @@ class GrpcRescue {
   }
 
   private readonly onClose = (): void => {
-    if (!this.req.call.res.writableFinished) this.clientGone.abort(new Error('client gone'));
+    if (!this.req.call.res.writableFinished) this.stop.clientLeft(new Error('client gone'));
   };
 
   /** Graceful shutdown after its grace: answered now, with the task id when known. */
   private readonly terminate = (): void => {
-    if (this.clientGone.signal.aborted) return;
+    if (this.stop.clientGone.signal.aborted) return;
     const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     this.req.call.exchange.fail('gateway-error', failure);
     this.sendFailure(failure);
-    this.clientGone.abort(new Error('shutting down'));
+    this.stop.clientLeft(new Error('shutting down'));
   };
 }
 

@@ -28,6 +28,7 @@ import { GatewayError, upstreamFailure } from '../transport/errors.js';
 import type { AgentConfig } from '../config/schema.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { callJson, followEvents, headersFor, type JsonReply } from './calls.js';
+import { StopSignals } from './stop-signals.js';
 import {
   getTaskCall,
   nonBlockingBody,
@@ -98,11 +99,8 @@ class Stop extends Error {}
 class Rescue {
   private readonly facts: RescueFacts;
   /** Two reasons to stop waiting: the client left (stop everything), the deadline came (answer). */
-  private readonly clientGone = new AbortController();
-  private readonly deadline = new AbortController();
+  private readonly stop = new StopSignals();
   private readonly deadlineTimer: NodeJS.Timeout;
-  /** Aborts on either. */
-  private readonly waitSignal: AbortSignal;
   private readonly watch: SettleWatch;
   /** performance.now() when the task was first seen settled. */
   private settledAt: number | undefined;
@@ -113,8 +111,7 @@ class Rescue {
     req.exchange.res.on('close', this.onClose);
     req.exchange.terminate = this.terminate;
     const untilDeadline = Math.max(0, req.answerBy - Date.now());
-    this.deadlineTimer = setTimeout(() => this.deadline.abort(new Stop('deadline')), untilDeadline);
-    this.waitSignal = AbortSignal.any([this.clientGone.signal, this.deadline.signal]);
+    this.deadlineTimer = setTimeout(() => this.stop.deadlineCame(new Stop('deadline')), untilDeadline);
     this.watch = new SettleWatch(req.send.version, req.send.followUp);
   }
 
@@ -126,10 +123,10 @@ class Rescue {
 
   /** 3. Waits server-side: the subscription first (when chosen), polling for whatever is left. */
   async waitUntilSettled(pending: Pending): Promise<void> {
-    if (this.settledAt === undefined && !this.waitSignal.aborted && this.req.strategy === 'subscribe') {
+    if (this.settledAt === undefined && !this.stop.either.signal.aborted && this.req.strategy === 'subscribe') {
       await this.waitBySubscription(pending.taskId);
     }
-    if (this.settledAt === undefined && !this.waitSignal.aborted) {
+    if (this.settledAt === undefined && !this.stop.either.signal.aborted) {
       const polled = await this.waitByPolling(pending.taskId);
       if (polled) pending.latest = polled;
     }
@@ -137,12 +134,12 @@ class Rescue {
 
   /** 4. The agent's own Task, as GetTask returns it, in the caller's envelope. */
   async answer(pending: Pending): Promise<void> {
-    if (this.clientGone.signal.aborted) return;
+    if (this.stop.clientGone.signal.aborted) return;
     const { exchange, send } = this.req;
     const call = getTaskCall(send, pending.taskId);
     const headers = headersFor(this.req.headers, call);
     try {
-      const fetched = await callJson(exchange.upstream, call, headers, this.clientGone.signal);
+      const fetched = await callJson(exchange.upstream, call, headers, this.stop.clientGone.signal);
       const task = readGetTaskResponse(send, fetched.doc);
       if (task.kind !== 'task' && !pending.latest) this.facts.outcome = 'error';
       if (task.kind === 'task') {
@@ -150,7 +147,7 @@ class Rescue {
         this.see(pending.taskId, task, task.timestamp);
       }
     } catch (err) {
-      if (this.clientGone.signal.aborted) return;
+      if (this.stop.clientGone.signal.aborted) return;
       if (!pending.latest) throw err; // nothing to answer with
     }
     if (!pending.latest) {
@@ -170,7 +167,7 @@ class Rescue {
 
   /** Anything that went wrong on the way, answered in the caller's protocol (unless it left). */
   failed(err: unknown): void {
-    if (this.clientGone.signal.aborted) return;
+    if (this.stop.clientGone.signal.aborted) return;
     this.fail(upstreamFailure(err, this.req.exchange.upstream.name));
   }
 
@@ -179,7 +176,7 @@ class Rescue {
     const { exchange } = this.req;
     clearTimeout(this.deadlineTimer);
     exchange.res.off('close', this.onClose);
-    if (this.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
+    if (this.stop.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
       this.facts.outcome = 'client-gone';
       exchange.fail('client-gone', new Error('client went away while the gateway waited for the task'));
     }
@@ -192,17 +189,17 @@ class Rescue {
    */
   private readonly terminate = (): void => {
     const { exchange } = this.req;
-    if (this.clientGone.signal.aborted) return;
+    if (this.stop.clientGone.signal.aborted) return;
     const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     exchange.fail('gateway-error', failure);
     if (exchange.res.headersSent) exchange.res.destroy();
     else sendGatewayError(exchange.res, failure, this.req.errorContext);
-    this.clientGone.abort(new Stop('shutting down'));
+    this.stop.clientLeft(new Stop('shutting down'));
   };
 
   private readonly onClose = (): void => {
-    if (!this.req.exchange.res.writableFinished) this.clientGone.abort(new Stop('client gone'));
+    if (!this.req.exchange.res.writableFinished) this.stop.clientLeft(new Stop('client gone'));
   };
 
   /**
@@ -231,10 +228,10 @@ class Rescue {
     const call = { method: 'POST' as const, path: send.path, body: nonBlockingBody(send) };
     let first: JsonReply;
     try {
-      first = await callJson(exchange.upstream, call, headersFor(this.req.headers, call), this.waitSignal);
+      first = await callJson(exchange.upstream, call, headersFor(this.req.headers, call), this.stop.either.signal);
     } catch (err) {
       // The deadline came first: the agent ignored returnImmediately and is still working on the send.
-      if (this.deadline.signal.aborted && !this.clientGone.signal.aborted) return this.agentBlocked();
+      if (this.stop.deadline.signal.aborted && !this.stop.clientGone.signal.aborted) return this.agentBlocked();
       throw err;
     }
     const result = readSendResponse(send, first.doc);
@@ -310,13 +307,13 @@ class Rescue {
     };
     try {
       const headers = headersFor(this.req.headers, call, 'text/event-stream');
-      const { notStream } = await followEvents(this.req.exchange.upstream, call, headers, this.waitSignal, onEvent);
+      const { notStream } = await followEvents(this.req.exchange.upstream, call, headers, this.stop.either.signal, onEvent);
       if (notStream) {
         const outcome = readSendResponse(send, notStream.doc).kind === 'message' ? 'message' : 'error';
         found = { kind: 'reply', outcome, reply: notStream };
       }
     } catch (err) {
-      if (!this.waitSignal.aborted) throw err;
+      if (!this.stop.either.signal.aborted) throw err;
     }
     return found;
   }
@@ -327,7 +324,7 @@ class Rescue {
     const follow = (verb: 'GET' | 'POST') => {
       const call = subscribeCall(send, taskId, verb);
       const headers = headersFor(this.req.headers, call, 'text/event-stream');
-      return followEvents(this.req.exchange.upstream, call, headers, this.waitSignal, (doc) => {
+      return followEvents(this.req.exchange.upstream, call, headers, this.stop.either.signal, (doc) => {
         const event = readStreamEvent(send, doc);
         return this.see(taskId, event, event.timestamp);
       });
@@ -345,7 +342,7 @@ class Rescue {
    * the last task seen. */
   private async waitByPolling(taskId: string): Promise<Record<string, unknown> | undefined> {
     const { policy, send } = this.req;
-    const signal = this.waitSignal;
+    const signal = this.stop.either.signal;
     let interval = policy.pollInitial;
     let last: Record<string, unknown> | undefined;
     while (await sleep(interval * (0.8 + Math.random() * 0.4), signal)) {
@@ -368,7 +365,7 @@ class Rescue {
 
   private reply(status: number, headers: string[], body: Buffer, rescue?: 'settled' | 'deadline'): void {
     const { exchange } = this.req;
-    if (this.clientGone.signal.aborted || exchange.res.headersSent) return;
+    if (this.stop.clientGone.signal.aborted || exchange.res.headersSent) return;
     const out: string[] = [];
     for (let i = 0; i < headers.length; i += 2)
       if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);
@@ -388,7 +385,7 @@ class Rescue {
 
   private fail(err: GatewayError): void {
     this.req.exchange.fail('upstream-error', err);
-    if (!this.clientGone.signal.aborted) sendGatewayError(this.req.exchange.res, err, this.req.errorContext);
+    if (!this.stop.clientGone.signal.aborted) sendGatewayError(this.req.exchange.res, err, this.req.errorContext);
   }
 }
 
