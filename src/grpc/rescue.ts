@@ -75,7 +75,10 @@ class GrpcRescue {
     const stated = clientTimeoutMs(http2.headers[TIMEOUT_HEADER], this.policy.clientTimeout);
     const grpcLeft = req.deadline === undefined ? Infinity : req.deadline - exchange.record.startedAt;
     this.answerBy = exchange.record.startedAt + Math.min(stated, grpcLeft) - this.policy.margin;
-    this.timer = setTimeout(() => this.stop.deadlineCame(new Error('deadline')), Math.max(0, this.answerBy - Date.now()));
+    this.timer = setTimeout(
+      () => this.stop.deadlineCame(new Error('deadline')),
+      Math.max(0, this.answerBy - Date.now()),
+    );
     this.watch = new SettleWatch(this.request.version, this.request.taskId !== undefined);
     res.on('close', this.onClose);
     exchange.terminate = this.terminate;

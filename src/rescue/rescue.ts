@@ -307,7 +307,13 @@ class Rescue {
     };
     try {
       const headers = headersFor(this.req.headers, call, 'text/event-stream');
-      const { notStream } = await followEvents(this.req.exchange.upstream, call, headers, this.stop.either.signal, onEvent);
+      const { notStream } = await followEvents(
+        this.req.exchange.upstream,
+        call,
+        headers,
+        this.stop.either.signal,
+        onEvent,
+      );
       if (notStream) {
         const outcome = readSendResponse(send, notStream.doc).kind === 'message' ? 'message' : 'error';
         found = { kind: 'reply', outcome, reply: notStream };
