@@ -135,7 +135,7 @@ class GrpcRescue {
     try {
       return await this.unary(this.req.call.req.url, body);
     } catch (err) {
-      if (!this.stop.deadline.signal.aborted || this.stop.clientGone.signal.aborted) throw err;
+      if (!this.stop.deadlineOnly) throw err;
       this.facts.outcome = 'agent-blocked';
       const agent = this.req.call.exchange.upstream.name;
       const failure = new GatewayError(

@@ -3,7 +3,7 @@
  * retired ones still finishing exchanges (a stream may run for hours). Both listeners hold this
  * object and read `current` once per request (src/server.ts), so a reload is one assignment and
  * the forwarding path pays one property read. A retired generation is watched from a timer, off
- * the forwarding path (the pipeline only adds to and deletes from its `inFlight` set), and its
+ * the forwarding path (the pipeline only adds to and removes from its `inFlight`), and its
  * pools are closed once its last exchange has finished; shutdown drains and releases them all.
  */
 import type { Exchange } from '../exchange/exchange.js';

@@ -231,7 +231,7 @@ class Rescue {
       first = await callJson(exchange.upstream, call, headersFor(this.req.headers, call), this.stop.either.signal);
     } catch (err) {
       // The deadline came first: the agent ignored returnImmediately and is still working on the send.
-      if (this.stop.deadline.signal.aborted && !this.stop.clientGone.signal.aborted) return this.agentBlocked();
+      if (this.stop.deadlineOnly) return this.agentBlocked();
       throw err;
     }
     const result = readSendResponse(send, first.doc);

@@ -2,8 +2,9 @@
  * Why a timeout rescue stops waiting (src/rescue/rescue.ts, src/grpc/rescue.ts): the client left
  * (stop everything), or its deadline came (answer with what is known). Calls that wait for the
  * task take `either`; the final GetTask takes `clientGone` only, so the deadline cannot cut it.
+ * The deadline needs no signal of its own: only whether it came (`deadlineOnly`).
  *
- * Three plain controllers rather than `AbortSignal.any([clientGone, deadline])`: Node 20's
+ * Two plain controllers rather than `AbortSignal.any([clientGone, deadline])`: Node 20's
  * combined signal registers itself with both sources through weak references and a finalization
  * registry, which the young-generation collector treats as live. Measured on the bench's unary
  * load with the rescue on (bench/ANALYSIS.md, "The timeout rescue"): ~970 → ~380 KB promoted per
@@ -11,8 +12,8 @@
  */
 export class StopSignals {
   readonly clientGone = new AbortController();
-  readonly deadline = new AbortController();
   readonly either = new AbortController();
+  private deadlinePassed = false;
 
   /** The client went away, or the gateway shuts down: nothing more is sent or waited for. */
   clientLeft(reason: Error): void {
@@ -22,7 +23,12 @@ export class StopSignals {
 
   /** The client's deadline (less the margin) came: stop waiting and answer. */
   deadlineCame(reason: Error): void {
-    this.deadline.abort(reason);
+    this.deadlinePassed = true;
     this.either.abort(reason);
+  }
+
+  /** The waiting stopped for the deadline, and the client is still there to be answered. */
+  get deadlineOnly(): boolean {
+    return this.deadlinePassed && !this.clientGone.signal.aborted;
   }
 }

@@ -8,17 +8,18 @@ describe('StopSignals', () => {
     stop.deadlineCame(reason);
     expect(stop.either.signal.aborted).toBe(true);
     expect(stop.either.signal.reason).toBe(reason);
-    expect(stop.deadline.signal.aborted).toBe(true);
+    expect(stop.deadlineOnly).toBe(true);
     expect(stop.clientGone.signal.aborted).toBe(false);
   });
 
   it('a client gone stops everything, and keeps its reason after a later deadline', () => {
     const stop = new StopSignals();
+    expect(stop.deadlineOnly).toBe(false);
     const gone = new Error('client gone');
     stop.clientLeft(gone);
     stop.deadlineCame(new Error('deadline'));
     expect(stop.clientGone.signal.aborted).toBe(true);
     expect(stop.either.signal.reason).toBe(gone);
-    expect(stop.deadline.signal.aborted).toBe(true);
+    expect(stop.deadlineOnly).toBe(false);
   });
 });
