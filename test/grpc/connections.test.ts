@@ -11,7 +11,7 @@ import { withDeadline } from '../peers/deadline.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway.js';
 import { GrpcFrameReader } from '../../src/codec/grpc-frames.js';
-import { eventually, frame, h2, rawCall, sendMessageRequest, SERVICE } from './support/raw-grpc.js';
+import { eventually, frame, grpcHeaders, h2, rawCall, sendMessageRequest, SERVICE } from './support/raw-grpc.js';
 import { startFakeAgent, type FakeAgent } from './support/fake-agent.js';
 
 let peer: Peer;
@@ -65,13 +65,7 @@ describe('gRPC connections over time', () => {
       let gone = false;
       session.once('goaway', () => (gone = true));
       session.once('close', () => (gone = true));
-      const stream = session.request({
-        ':method': 'POST',
-        ':path': `${SERVICE}SendStreamingMessage`,
-        'content-type': 'application/grpc',
-        te: 'trailers',
-        'a2a-version': '1.0',
-      });
+      const stream = session.request(grpcHeaders(`${SERVICE}SendStreamingMessage`));
       stream.on('error', () => {});
       stream.end(frame(sendMessageRequest('stream and hold')));
       await eventually(() => pings >= 5, 3000, 'five PINGs');
@@ -90,13 +84,7 @@ describe('gRPC connections over time', () => {
     session.on('error', () => {});
     try {
       const chunks: Buffer[] = [];
-      const stream = session.request({
-        ':method': 'POST',
-        ':path': `${SERVICE}SendStreamingMessage`,
-        'content-type': 'application/grpc',
-        te: 'trailers',
-        'a2a-version': '1.0',
-      });
+      const stream = session.request(grpcHeaders(`${SERVICE}SendStreamingMessage`));
       stream.on('error', () => {});
       let trailers: Record<string, unknown> | undefined;
       stream.on('trailers', (t) => (trailers = t));

@@ -9,7 +9,16 @@ import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
 import { recordExchanges } from '../access/support/harness.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import { eventually, frame, getTask, h2, rawCall, sendMessageRequest, SERVICE } from './support/raw-grpc.js';
+import {
+  eventually,
+  frame,
+  getTask,
+  grpcHeaders,
+  h2,
+  rawCall,
+  sendMessageRequest,
+  SERVICE,
+} from './support/raw-grpc.js';
 import { startFakeAgent, type FakeAgent } from './support/fake-agent.js';
 
 const GRPC = { RESOURCE_EXHAUSTED: 8, NOT_FOUND: 5, DEADLINE_EXCEEDED: 4, UNAVAILABLE: 14, INVALID_ARGUMENT: 3 };
@@ -242,12 +251,7 @@ describe('gRPC: deadlines, cancels and quiet bodies', () => {
     const before = slow.streams.length;
     const session = await h2(portOf('slow'));
     try {
-      const stream = session.request({
-        ':method': 'POST',
-        ':path': `${SERVICE}SendStreamingMessage`,
-        'content-type': 'application/grpc',
-        te: 'trailers',
-      });
+      const stream = session.request(grpcHeaders(`${SERVICE}SendStreamingMessage`));
       stream.on('error', () => {});
       stream.end(frame(sendMessageRequest('stream and hold')));
       await eventually(() => slow.streams.length > before, 3000, 'the call reaching the agent');

@@ -7,6 +7,7 @@
 import { LegacyA2AService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { encodeGrpcFrame } from '../../../src/codec/grpc-frames.js';
+import { concatBytes } from '../../../src/a2a/grpc/proto-read.js';
 
 export interface SdkRpc {
   readonly path: string;
@@ -34,15 +35,7 @@ export function responseBytes(rpc: SdkRpc, value: Obj): Uint8Array {
 
 export const frame = (message: Uint8Array): Uint8Array => encodeGrpcFrame(message);
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
 
 // 1.0 messages (docs/proto/a2a-v1.0.0.proto)
 export const part1 = (text: string): Obj => ({

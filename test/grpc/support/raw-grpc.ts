@@ -57,18 +57,23 @@ export interface RawGrpcOptions {
   readonly ms?: number;
 }
 
+/** The request headers of a gRPC call to `path` as a gRPC client sends them, plus `extra`. */
+export function grpcHeaders(path: string, extra: OutgoingHttpHeaders = {}): OutgoingHttpHeaders {
+  return {
+    ':method': 'POST',
+    ':path': path,
+    'content-type': 'application/grpc',
+    te: 'trailers',
+    'a2a-version': '1.0',
+    ...extra,
+  };
+}
+
 /** One call on `session`: POST `path` with gRPC headers (overridable), read to its end. */
 export function rawCall(session: ClientHttp2Session, path: string, opts: RawGrpcOptions = {}): Promise<RawGrpcReply> {
   const ms = opts.ms ?? 5000;
   return new Promise((resolve, reject) => {
-    const stream = session.request({
-      ':method': 'POST',
-      ':path': path,
-      'content-type': 'application/grpc',
-      te: 'trailers',
-      'a2a-version': '1.0',
-      ...opts.headers,
-    });
+    const stream = session.request(grpcHeaders(path, opts.headers));
     let headers: IncomingHttpHeaders = {};
     let trailers: IncomingHttpHeaders | undefined;
     const chunks: Buffer[] = [];
