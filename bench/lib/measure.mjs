@@ -222,7 +222,9 @@ export async function sseFanIn({
     // not measured through SYN retries once its backlog overflows (scenario 10).
     if (i % 100 === 99) {
       await sleep(30);
-      const until = monoMs() + 10_000;
+      // Each batch waits up to 10 s, and all of them together no longer than `openTimeoutMs`: a
+      // path that cannot open streams costs the run that long, not 10 s per batch.
+      const until = Math.min(monoMs() + 10_000, t0 + openTimeoutMs);
       while (paced && opened < i + 1 && monoMs() < until) await sleep(10);
     }
   }
