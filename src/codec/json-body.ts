@@ -3,21 +3,25 @@
  * `PARSE_BUFFER_BYTES` of it, and without reading past `maxBytes`.
  *
  * Strategy, measured with test/codec/json-bench.ts (µs per body, same fields extracted; the
- * machine is shared, so read ratios rather than absolutes):
+ * machine is shared, so read ratios rather than absolutes; 2026-12-01, after the scanner matched
+ * keys in place of decoding them, which halved its time on Task bodies):
  *
  *   body                                    JSON.parse   our scanner   @streamparser/json
- *   task 1.4 KiB, 1 chunk                        18–50        30–107          165–1146
- *   task 16 KiB (one 15 KB string)               41–76        42–49           303–732
- *   ListTasks page 64 KiB, 16 KiB chunks          702          289              4212
- *   ListTasks page 1 MiB, 64 KiB chunks         10594         4715             81212
- *   task 4 MiB (one long string), 64 KiB       17476–33125    265–935          40800–51757
+ *   task 1.4 KiB, 1 chunk                          5.6           3.5                 58
+ *   task 16 KiB (one 15 KB string)                  15           3.7                 91
+ *   ListTasks page 64 KiB, 16 KiB chunks           163            52               1151
+ *   ListTasks page 1 MiB, 64 KiB chunks           3441           945              18568
+ *   task 4 MiB (one long string), 64 KiB          9397           155              10521
  *
- * Most A2A bodies are a few KiB, where one `JSON.parse` at the end is about twice as cheap as
- * scanning; from ~16 KiB on the scanner wins, and by far on long strings (it jumps over them
- * with memchr). So: buffer up to 16 KiB and `JSON.parse` at `end()`; past that, hand the
- * buffered bytes to the streaming scanner (json-scan.ts), which holds no body bytes and reads on
- * up to `maxBytes`. The fields we want sit near the start (ids, state, kind), so they are found
- * in huge bodies too; what lies beyond the cap is reported as `partial`, never guessed.
+ * That bench's JSON.parse column also pays a copy of the chunks and path lookups. As the
+ * decoders use it (one chunk, direct property reads, src/a2a/unary.ts), `JSON.parse` costs ~1 µs
+ * on a 250 B Message against ~2.8 µs for the scanner, and the two cost the same inside the
+ * gateway on scenario 2's 10 KB Task (bench/ANALYSIS.md): so bodies up to 16 KiB are buffered
+ * and parsed at `end()`, which validates all of them; past that, the buffered bytes go to the
+ * streaming scanner (json-scan.ts), which holds no body bytes, jumps over long strings with
+ * memchr and reads on up to `maxBytes`. The fields we want sit near the start (ids, state, kind),
+ * so they are found in huge bodies too; what lies beyond the cap is reported as `partial`, never
+ * guessed.
  *
  * The buffered chunks are kept by reference, not copied (a body in several chunks is joined once,
  * at `end()`): allocating and filling a `Uint8Array` per body took ~1.4 µs for a 1.4 KB body,

@@ -6,10 +6,18 @@ import { splitPath } from './json-fields.js';
 
 export interface PathNode {
   readonly children: Map<string, PathNode> | undefined;
+  /**
+   * The same children by their keys' UTF-8 bytes, bucketed by byte length, so the scanner
+   * matches a key in the body's bytes without decoding it to a string (json-scan.ts).
+   */
+  readonly keys: KeyTable | undefined;
   readonly wildcard: PathNode | undefined;
   /** Set when this node is itself a wanted path: the key its hit is stored under. */
   readonly path: string | undefined;
 }
+
+/** `table[n]`: the children whose keys are `n` bytes long, with those bytes. */
+export type KeyTable = ReadonlyArray<ReadonlyArray<readonly [bytes: Uint8Array, node: PathNode]> | undefined>;
 
 /** Compiled set of wanted paths; build once per decoder kind and share. */
 export interface ScanPlan {
@@ -20,11 +28,13 @@ export interface ScanPlan {
 
 interface MutableNode {
   children: Map<string, MutableNode> | undefined;
+  keys: Array<Array<readonly [Uint8Array, MutableNode]> | undefined> | undefined;
   wildcard: MutableNode | undefined;
   path: string | undefined;
 }
 
-const emptyNode = (): MutableNode => ({ children: undefined, wildcard: undefined, path: undefined });
+const emptyNode = (): MutableNode => ({ children: undefined, keys: undefined, wildcard: undefined, path: undefined });
+const utf8 = new TextEncoder();
 
 export function compileScanPlan(paths: readonly string[]): ScanPlan {
   const root = emptyNode();
@@ -41,6 +51,9 @@ export function compileScanPlan(paths: readonly string[]): ScanPlan {
       if (child === undefined) {
         child = emptyNode();
         node.children.set(segment, child);
+        const bytes = utf8.encode(segment);
+        node.keys ??= [];
+        (node.keys[bytes.length] ??= []).push([bytes, child]);
       }
       node = child;
     }

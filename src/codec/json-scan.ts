@@ -7,7 +7,9 @@
  * It also walks every byte through a generic state switch. This scanner only keeps state for
  * containers that can hold a wanted path, skips everything else by nesting depth, and jumps over
  * string contents with `indexOf('"')`, so memory is O(depth of the wanted paths) and skipped
- * bytes cost little.
+ * bytes cost little. Keys and wanted strings that lie whole in one chunk are read where they
+ * are: keys compared as bytes against the plan's (json-scan-plan.ts), strings decoded once;
+ * only those cut by a chunk boundary or holding an escape go through `TokenCapture`.
  *
  * Validation is full along wanted paths and depth-only inside skipped subtrees (a `[}` deep in a
  * skipped value is not noticed). Small bodies go through `JSON.parse` instead (json-body.ts),
@@ -63,6 +65,8 @@ const BOM = [0xef, 0xbb, 0xbf];
 const BACKSLASH = 0x5c;
 const MAX_KEY_BYTES = 256;
 const MAX_NUMBER_BYTES = 64;
+const utf8 = new TextDecoder();
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 export interface JsonScanner {
   push(chunk: Uint8Array): void;
@@ -93,6 +97,8 @@ class Scanner implements JsonScanner {
   private readonly capture = new TokenCapture();
   /** Where the scalar being captured is stored. */
   private capturePath: string | undefined;
+  /** The wanted number being read, as text (at most MAX_NUMBER_BYTES characters). */
+  private numberText = '';
   private literal = '';
   private literalAt = 0;
   private bomAt = 0;
@@ -255,8 +261,7 @@ class Scanner implements JsonScanner {
     this.capturePath = newHit;
     if (type === 'string') return this.startString(newHit !== undefined ? StringRole.Captured : StringRole.Ignored);
     if (type === 'number') {
-      this.capture.begin(newHit !== undefined);
-      this.capture.append(Uint8Array.of(b), 0, 1, MAX_NUMBER_BYTES);
+      this.numberText = newHit !== undefined ? String.fromCharCode(b) : '';
       this.lex = Lex.Number;
       return;
     }
@@ -311,11 +316,16 @@ class Scanner implements JsonScanner {
     this.stringRole = role;
     this.escapeNext = false;
     this.lex = Lex.String;
-    this.capture.begin(role !== StringRole.Ignored);
+    // Copied into the capture only if it runs past this chunk or needs unescaping (continueString).
+    this.capture.begin(false);
   }
 
   private continueString(buf: Uint8Array, start: number): number {
     const end = this.findStringEnd(buf, start);
+    if (this.stringRole !== StringRole.Ignored && !this.capture.active) {
+      if (end >= 0 && this.stringInPlace(buf, start, end)) return end + 1;
+      this.capture.begin(true);
+    }
     const stop = end < 0 ? buf.length : end;
     const limit = this.stringRole === StringRole.Key ? MAX_KEY_BYTES : MAX_CAPTURED_STRING;
     this.capture.append(buf, start, stop, limit);
@@ -330,9 +340,7 @@ class Scanner implements JsonScanner {
     const text = tooLong ? undefined : this.capture.text(true);
     if (this.stringRole === StringRole.Key) {
       const frame = this.frames[this.frames.length - 1] as Frame;
-      this.target = text === undefined ? undefined : frame.node.children?.get(text);
-      this.lex = Lex.Colon;
-      return;
+      return this.keyDone(text === undefined ? undefined : frame.node.children?.get(text));
     }
     if (this.stringRole === StringRole.Captured && this.capturePath !== undefined) {
       this.hits.set(
@@ -342,6 +350,50 @@ class Scanner implements JsonScanner {
     }
     this.capturePath = undefined;
     this.valueDone();
+  }
+
+  private keyDone(target: PathNode | undefined): void {
+    this.target = target;
+    this.lex = Lex.Colon;
+  }
+
+  /**
+   * A key or wanted string that lies whole in this chunk, read from it without copying: decoding
+   * and copying every key through the capture was most of the scan's time (~80 keys in a 10 KB
+   * Task, test/codec/json-bench.ts). False (nothing done) for a string the capture must handle:
+   * with an escape, or a wanted value longer than the capture cap.
+   */
+  private stringInPlace(buf: Uint8Array, start: number, end: number): boolean {
+    const isKey = this.stringRole === StringRole.Key;
+    if (end - start > (isKey ? MAX_KEY_BYTES : MAX_CAPTURED_STRING)) {
+      if (!isKey) return false;
+      this.keyDone(undefined); // an over-long key cannot match a wanted one
+      return true;
+    }
+    if (indexOfByteBetween(buf, BACKSLASH, start, end)) return false;
+    if (isKey) {
+      this.keyDone(this.keyInPlace(buf, start, end));
+      return true;
+    }
+    if (this.capturePath !== undefined) this.hits.set(this.capturePath, utf8.decode(buf.subarray(start, end)));
+    this.capturePath = undefined;
+    this.valueDone();
+    return true;
+  }
+
+  /** The wanted child named by the key in `buf[start, end)` (no escapes), compared as bytes. */
+  private keyInPlace(buf: Uint8Array, start: number, end: number): PathNode | undefined {
+    const node = (this.frames[this.frames.length - 1] as Frame).node;
+    const length = end - start;
+    if (node.keys === undefined) return undefined;
+    const bucket = node.keys[length];
+    if (bucket === undefined) return undefined;
+    for (const [bytes, child] of bucket) {
+      let i = 0;
+      while (i < length && bytes[i] === buf[start + i]) i++;
+      if (i === length) return child;
+    }
+    return undefined;
   }
 
   /**
@@ -371,16 +423,21 @@ class Scanner implements JsonScanner {
   private continueNumber(buf: Uint8Array, start: number): number {
     let i = start;
     while (i < buf.length && isNumberByte(buf[i] as number)) i++;
-    this.capture.append(buf, start, i, MAX_NUMBER_BYTES);
+    // Number bytes are ASCII; a wanted number is kept as text up to the cap, nothing else is.
+    if (this.capturePath !== undefined) {
+      for (let j = start; j < i && this.numberText.length < MAX_NUMBER_BYTES; j++) {
+        this.numberText += String.fromCharCode(buf[j] as number);
+      }
+    }
     if (i < buf.length) this.finishNumber();
     return i;
   }
 
   private finishNumber(): void {
-    const text = this.capture.text(false);
-    if (this.capturePath !== undefined && text !== undefined) {
+    if (this.capturePath !== undefined) {
+      const text = this.numberText;
       const value = Number(text);
-      if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value)) return this.fail();
+      if (!JSON_NUMBER.test(text) || !Number.isFinite(value)) return this.fail();
       this.hits.set(this.capturePath, value);
     }
     this.capturePath = undefined;
@@ -400,6 +457,12 @@ class Scanner implements JsonScanner {
     if (this.literalAt === this.literal.length) this.valueDone();
     return i;
   }
+}
+
+/** Whether `byte` occurs in `buf[from, to)`; a loop, as JSON strings here are mostly short. */
+function indexOfByteBetween(buf: Uint8Array, byte: number, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (buf[i] === byte) return true;
+  return false;
 }
 
 function backslashRun(buf: Uint8Array, from: number, floor: number): number {

@@ -50,6 +50,20 @@ describe('JSON scanner agrees with JSON.parse + path walk', () => {
     }
   });
 
+  it('matches keys spelled with escapes or in UTF-8 as their names, at every split offset', () => {
+    // Keys are compared as bytes where they have no escape (src/codec/json-scan.ts keyInPlace).
+    const text = '{"t\\u0061sk":{"\\u0069d":"t1","étàt":"ok","n\\"q":7},"id":12345678901}';
+    const wanted = ['task', 'task.id', 'étàt', 'task.étàt', 'task.n"q', 'id'];
+    const body = enc.encode(text);
+    const want = snapshot(fieldsFromValue(JSON.parse(text)), wanted);
+    expect(want['task.id']).toEqual({ type: 'string', value: 't1' });
+    for (let cut = 0; cut <= body.length; cut++) {
+      const { status, fields } = scan(wanted, splitAt(body, [cut]));
+      expect(status).toBe('complete');
+      expect(snapshot(fields, wanted)).toEqual(want);
+    }
+  });
+
   it('a member named "*" is not an array element, for the scanner as for the parsed value', () => {
     // Found by the property below (fast-check seed -2054359482).
     const text = '[{"*":0},[""]]';
