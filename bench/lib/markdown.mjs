@@ -42,15 +42,28 @@ function worstOf(rounds, field) {
   return v.length ? Math.max(...v) : null;
 }
 
+/** The end of a fan-in round's progress line: failed streams, and a wait for the agent to settle. */
+export function fanInRemarks(v) {
+  const failed = v.failed ? `; ${v.failed} streams failed (${v.failedHow})` : '';
+  const settled =
+    v.upstreamSettleMs > 1000
+      ? `; waited ${f(v.upstreamSettleMs / 1000, 1)} s for the agent's old connections to close`
+      : '';
+  return failed + settled;
+}
+
 /** What went wrong in one path's rounds: failed rounds, incomplete transfers, request errors. */
 function errorsText(rounds) {
   const errs = rounds.filter((r) => r?.error && r.complete === undefined && r.rps === undefined);
   const incomplete = rounds.filter((r) => r && r.complete === false);
   const reqErrs = rounds.reduce((a, r) => a + (r?.errors ?? 0) + (r?.non2xx ?? 0), 0);
+  const streamFailures = rounds.filter((r) => r?.failed > 0);
   const parts = [];
   if (errs.length) parts.push(`${errs.length} failed: ${errs[0].error}`);
   if (incomplete.length) parts.push(`${incomplete.length} incomplete`);
   if (reqErrs) parts.push(`${reqErrs} request errors`);
+  // Fan-in rounds (scenarios 4 and 10): streams refused, cut or short of events.
+  for (const r of streamFailures) parts.push(`${r.failed} streams failed${r.failedHow ? ` (${r.failedHow})` : ''}`);
   return parts.join('; ') || '0';
 }
 

@@ -10,6 +10,7 @@ import {
   readCpuSeconds as readOwnCpuSeconds,
   readMem,
   rssSampler,
+  openFileCount,
 } from './procs.mjs';
 import { openStream, readUnary, monoMs } from './sse-client.mjs';
 import { summary } from './stats.mjs';
@@ -187,9 +188,11 @@ export async function sseFanIn({
   eventsPerStream,
   eventBytes,
   pid,
+  upstreamPid,
   openTimeoutMs = 20_000,
   paced = false,
 }) {
+  const upstreamSettleMs = await upstreamSettled(upstreamPid, streams);
   const sampler = rssSampler(pid, 100);
   const delays = [];
   let opened = 0;
@@ -201,13 +204,15 @@ export async function sseFanIn({
     all.push(
       openStream(
         url,
-        { events: eventsPerStream, eventBytes, mode: 'interval', intervalMs },
+        { events: eventsPerStream, eventBytes, mode: 'interval', intervalMs, close: true },
         {
           agent,
           timeoutMs,
           collect: false,
-          onOpen: () => {
-            opened++;
+          // Open = answered 200: a refusal (a 502 when the agent cannot take the connection) is
+          // not an open stream, and counts among the failed ones below.
+          onOpen: (status) => {
+            if (status === 200) opened++;
           },
           // The first event (the task) goes out the moment the stream opens, while the client is
           // still opening the others: only the interval events count.
@@ -238,12 +243,14 @@ export async function sseFanIn({
   const mem = sampler.stop();
   agent.destroy();
   const s = summary(delays);
-  const failed = results.filter((r) => r.error || r.status !== 200 || r.events !== eventsPerStream).length;
+  const failures = results.filter((r) => r.error || r.status !== 200 || r.events !== eventsPerStream);
   return {
     streams,
     opened,
     openMs,
-    failed,
+    upstreamSettleMs,
+    failed: failures.length,
+    failedHow: failureSummary(failures),
     events: results.reduce((a, r) => a + r.events, 0),
     expectedEvents: streams * eventsPerStream,
     delayP50ms: s.p50,
@@ -255,6 +262,39 @@ export async function sseFanIn({
     rssGrowthMB: mem?.baselineKB != null ? ((mem.peakKB - mem.baselineKB) * 1024) / MB : null,
     firstError: results.find((r) => r.error)?.error ?? null,
   };
+}
+
+/**
+ * The most common ways streams failed, e.g. "4885 × HTTP 502, 0 events": a stream that ends
+ * early without an error must show in the results, not only in the event count.
+ */
+function failureSummary(failures) {
+  const kinds = new Map();
+  for (const r of failures) {
+    const how = r.error ? `error "${r.error}"` : r.status !== 200 ? `HTTP ${r.status}` : 'ended early';
+    const key = `${how}, ${r.events} events`;
+    kinds.set(key, (kinds.get(key) ?? 0) + 1);
+  }
+  const top = [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return top.map(([key, n]) => `${n} × ${key}`).join('; ') || null;
+}
+
+/**
+ * Waits (at most 30 s) until the SSE agent holds no more than a few hundred files, so that one
+ * path's fan-in does not start while the last path's connections to it are still open. Two
+ * fan-ins' worth (2 × 9,950 sockets) pass the agent's open-files limit; it then accepts and
+ * drops each new connection (libuv's EMFILE handling), which the proxy answers with 502. That
+ * is what lost scenario 10's events on the paths measured after a gateway variant, whose pools
+ * kept the last fan-in's connections for the agent's 65 s keep-alive. The fan-in's streams now
+ * close their connections (`close` in the stream's spec, bench/servers/sse-upstream.mjs), so
+ * this wait is the guard, not the cure. Returns the milliseconds waited.
+ */
+async function upstreamSettled(upstreamPid, streams) {
+  if (!upstreamPid) return 0;
+  const t0 = monoMs();
+  const quiet = Math.max(200, streams / 20);
+  while ((openFileCount(upstreamPid) ?? 0) > quiet && monoMs() - t0 < 30_000) await sleep(100);
+  return monoMs() - t0;
 }
 
 /** One huge unary JSON response (scenario 5). */

@@ -261,6 +261,15 @@ export function childPids(pid) {
   return out;
 }
 
+/** How many files (sockets included) a process holds open, from /proc/<pid>/fd, or null. */
+export function openFileCount(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return null;
+  }
+}
+
 /** Soft and hard limits on open files for this process. */
 export function openFilesLimit() {
   try {

@@ -99,7 +99,7 @@ export function openStream(url, bench, { agent, timeoutMs = 120_000, collect = t
     const headers = { ...SSE_HEADERS, 'content-length': Buffer.byteLength(body) };
     const req = http.request(url, { method: 'POST', agent: agent ?? keepAliveAgent, headers }, (res) => {
       out.status = res.statusCode;
-      onOpen?.();
+      onOpen?.(res.statusCode);
       res.on('data', onData);
       res.on('end', () => finish());
       res.on('error', (e) => finish(e));

@@ -5,11 +5,11 @@
 import { sseFanIn } from '../lib/measure.mjs';
 import { runRounds } from '../lib/rounds.mjs';
 import { restartProxies } from '../lib/setup.mjs';
-import { f, paragraph, table, measurement, availablePaths } from '../lib/markdown.mjs';
+import { f, fanInRemarks, paragraph, table, measurement, availablePaths } from '../lib/markdown.mjs';
 
 const describe = (v) =>
   `${v.opened}/${v.streams} open in ${f(v.openMs / 1000, 1)} s, ${v.events}/${v.expectedEvents} events, ` +
-  `RSS ${f(v.rssBaselineMB)} → ${f(v.rssAllOpenMB)} (peak ${f(v.rssPeakMB)}) MB`;
+  `RSS ${f(v.rssBaselineMB)} → ${f(v.rssAllOpenMB)} (peak ${f(v.rssPeakMB)}) MB${fanInRemarks(v)}`;
 
 const perStream = (mb, base, n) => (mb != null && base != null && n ? f(((mb - base) * 1000) / n, 1) : '—');
 
@@ -90,6 +90,7 @@ export default {
         eventsPerStream,
         eventBytes,
         pid: p.pid,
+        upstreamPid: ctx.upstreamPids?.sse,
         openTimeoutMs: 120_000,
         paced: true,
       });

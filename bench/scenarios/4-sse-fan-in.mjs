@@ -3,12 +3,12 @@
 import { sseFanIn } from '../lib/measure.mjs';
 import { runRounds } from '../lib/rounds.mjs';
 import { restartProxies } from '../lib/setup.mjs';
-import { f, signed, diff, paragraph, table, measurement, availablePaths } from '../lib/markdown.mjs';
+import { f, fanInRemarks, signed, diff, paragraph, table, measurement, availablePaths } from '../lib/markdown.mjs';
 
 const describe = (v) =>
   `${v.opened}/${v.streams} open, ${v.events}/${v.expectedEvents} events, ` +
   `delay p50 ${f(v.delayP50ms, 2)} p99 ${f(v.delayP99ms, 2)} ms, ` +
-  `RSS ${f(v.rssBaselineMB)} → ${f(v.rssPeakMB)} MB`;
+  `RSS ${f(v.rssBaselineMB)} → ${f(v.rssPeakMB)} MB${fanInRemarks(v)}`;
 
 function row(m, p) {
   const growth = m.worst(p, 'rssGrowthMB');
@@ -68,6 +68,7 @@ export default {
         eventsPerStream,
         eventBytes,
         pid: p.pid,
+        upstreamPid: ctx.upstreamPids?.sse,
       });
     return { s4_fanin: await runRounds(ctx, 's4_fanin', F.rounds, fanIn, describe) };
   },

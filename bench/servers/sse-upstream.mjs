@@ -83,6 +83,10 @@ function streamSpec(rpc) {
     rate: Number(b.rate ?? 1000),
     intervalMs: Number(b.intervalMs ?? 1000),
     midKind: b.kind === 'artifact' ? 'artifactUpdate' : 'statusUpdate',
+    // The fan-ins (scenarios 4 and 10) ask for the connection to close with the stream, so that
+    // a proxy's pool does not keep thousands of idle connections to this server for its 65 s
+    // keep-alive into the next path's fan-in (bench/lib/measure.mjs, upstreamSettled).
+    close: b.close === true,
     id: rpc?.id ?? 1,
   };
 }
@@ -188,6 +192,7 @@ function handleStream(req, res, rpc) {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
+    ...(spec.close ? { connection: 'close' } : {}),
   });
   res.flushHeaders();
   const s = openStreamState(res, spec);
