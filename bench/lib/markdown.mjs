@@ -36,9 +36,14 @@ export function table(header, rows, leftAll = false) {
 /** The paths that ran, by name, in the order they were started. */
 export const availablePaths = (results) => results.paths.filter((p) => p.available).map((p) => p.name);
 
-/** Largest value of `field` over the rounds of one path, without the failed ones. */
+/**
+ * Largest value of `field` over the rounds of one path, without the failed ones nor the
+ * incomplete transfers (scenario 5: a refused body's RSS is not the cost of carrying it).
+ */
 function worstOf(rounds, field) {
-  const v = rounds.filter((r) => r && !r.error && typeof r[field] === 'number').map((r) => r[field]);
+  const v = rounds
+    .filter((r) => r && !r.error && r.complete !== false && typeof r[field] === 'number')
+    .map((r) => r[field]);
   return v.length ? Math.max(...v) : null;
 }
 
