@@ -370,7 +370,7 @@ class Scanner implements JsonScanner {
       this.keyDone(undefined); // an over-long key cannot match a wanted one
       return true;
     }
-    if (indexOfByteBetween(buf, BACKSLASH, start, end)) return false;
+    if (hasByteBetween(buf, BACKSLASH, start, end)) return false;
     if (isKey) {
       this.keyDone(this.keyInPlace(buf, start, end));
       return true;
@@ -460,7 +460,7 @@ class Scanner implements JsonScanner {
 }
 
 /** Whether `byte` occurs in `buf[from, to)`; a loop, as JSON strings here are mostly short. */
-function indexOfByteBetween(buf: Uint8Array, byte: number, from: number, to: number): boolean {
+function hasByteBetween(buf: Uint8Array, byte: number, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (buf[i] === byte) return true;
   return false;
 }

@@ -61,8 +61,7 @@ class GrpcRescue {
   private readonly policy: AgentConfig['timeoutRescue'];
   /** The blocking SendMessage the client sent, as classified. */
   private readonly request: RequestFacts;
-  private readonly stop = new StopSignals();
-  private readonly timer: NodeJS.Timeout;
+  private readonly stop: StopSignals;
   private readonly watch: SettleWatch;
   private readonly answerBy: number;
   private settledAt: number | undefined;
@@ -75,10 +74,7 @@ class GrpcRescue {
     const stated = clientTimeoutMs(http2.headers[TIMEOUT_HEADER], this.policy.clientTimeout);
     const grpcLeft = req.deadline === undefined ? Infinity : req.deadline - exchange.record.startedAt;
     this.answerBy = exchange.record.startedAt + Math.min(stated, grpcLeft) - this.policy.margin;
-    this.timer = setTimeout(
-      () => this.stop.deadlineCame(new Error('deadline')),
-      Math.max(0, this.answerBy - Date.now()),
-    );
+    this.stop = new StopSignals(this.answerBy);
     this.watch = new SettleWatch(this.request.version, this.request.taskId !== undefined);
     res.on('close', this.onClose);
     exchange.terminate = this.terminate;
@@ -108,7 +104,7 @@ class GrpcRescue {
   }
 
   failed(err: unknown): void {
-    if (this.stop.clientGone.signal.aborted) return;
+    if (this.stop.clientHasLeft) return;
     const failure = err instanceof GatewayError ? err : upstreamFailure(err, this.req.call.exchange.upstream.name);
     this.req.call.exchange.fail('upstream-error', failure);
     this.sendFailure(failure);
@@ -116,9 +112,9 @@ class GrpcRescue {
 
   end(): void {
     const { exchange, res } = this.req.call;
-    clearTimeout(this.timer);
+    this.stop.release();
     res.off('close', this.onClose);
-    if (this.stop.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
+    if (this.stop.clientHasLeft && this.facts.outcome !== 'shutdown') {
       this.facts.outcome = 'client-gone';
       exchange.fail('client-gone', new Error('client went away while the gateway waited for the task'));
     }
@@ -229,7 +225,7 @@ class GrpcRescue {
     trailers: Record<string, unknown> | undefined,
   ): void {
     const { exchange, res } = this.req.call;
-    if (this.stop.clientGone.signal.aborted || res.headersSent || res.stream.destroyed) return;
+    if (this.stop.clientHasLeft || res.headersSent || res.stream.destroyed) return;
     exchange.emit('onResponseStart', 200, head);
     if (!trailers) {
       // The agent's answer was trailers-only: so is the one passed on.
@@ -255,17 +251,17 @@ class GrpcRescue {
   }
 
   private readonly onClose = (): void => {
-    if (!this.req.call.res.writableFinished) this.stop.clientLeft(new Error('client gone'));
+    if (!this.req.call.res.writableFinished) this.stop.clientLeft('client gone');
   };
 
   /** Graceful shutdown after its grace: answered now, with the task id when known. */
   private readonly terminate = (): void => {
-    if (this.stop.clientGone.signal.aborted) return;
+    if (this.stop.clientHasLeft) return;
     const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     this.req.call.exchange.fail('gateway-error', failure);
     this.sendFailure(failure);
-    this.stop.clientLeft(new Error('shutting down'));
+    this.stop.clientLeft('shutting down');
   };
 }
 

@@ -94,13 +94,10 @@ type Streamed =
   | { kind: 'reply'; reply: JsonReply; outcome: 'message' | 'error' }
   | { kind: 'none' };
 
-class Stop extends Error {}
-
 class Rescue {
   private readonly facts: RescueFacts;
   /** Two reasons to stop waiting: the client left (stop everything), the deadline came (answer). */
-  private readonly stop = new StopSignals();
-  private readonly deadlineTimer: NodeJS.Timeout;
+  private readonly stop: StopSignals;
   private readonly watch: SettleWatch;
   /** performance.now() when the task was first seen settled. */
   private settledAt: number | undefined;
@@ -110,8 +107,7 @@ class Rescue {
     req.exchange.record.rescue = this.facts;
     req.exchange.res.on('close', this.onClose);
     req.exchange.terminate = this.terminate;
-    const untilDeadline = Math.max(0, req.answerBy - Date.now());
-    this.deadlineTimer = setTimeout(() => this.stop.deadlineCame(new Stop('deadline')), untilDeadline);
+    this.stop = new StopSignals(req.answerBy);
     this.watch = new SettleWatch(req.send.version, req.send.followUp);
   }
 
@@ -123,10 +119,10 @@ class Rescue {
 
   /** 3. Waits server-side: the subscription first (when chosen), polling for whatever is left. */
   async waitUntilSettled(pending: Pending): Promise<void> {
-    if (this.settledAt === undefined && !this.stop.either.signal.aborted && this.req.strategy === 'subscribe') {
+    if (this.settledAt === undefined && !this.stop.stoppedWaiting && this.req.strategy === 'subscribe') {
       await this.waitBySubscription(pending.taskId);
     }
-    if (this.settledAt === undefined && !this.stop.either.signal.aborted) {
+    if (this.settledAt === undefined && !this.stop.stoppedWaiting) {
       const polled = await this.waitByPolling(pending.taskId);
       if (polled) pending.latest = polled;
     }
@@ -134,7 +130,7 @@ class Rescue {
 
   /** 4. The agent's own Task, as GetTask returns it, in the caller's envelope. */
   async answer(pending: Pending): Promise<void> {
-    if (this.stop.clientGone.signal.aborted) return;
+    if (this.stop.clientHasLeft) return;
     const { exchange, send } = this.req;
     const call = getTaskCall(send, pending.taskId);
     const headers = headersFor(this.req.headers, call);
@@ -147,7 +143,7 @@ class Rescue {
         this.see(pending.taskId, task, task.timestamp);
       }
     } catch (err) {
-      if (this.stop.clientGone.signal.aborted) return;
+      if (this.stop.clientHasLeft) return;
       if (!pending.latest) throw err; // nothing to answer with
     }
     if (!pending.latest) {
@@ -167,16 +163,16 @@ class Rescue {
 
   /** Anything that went wrong on the way, answered in the caller's protocol (unless it left). */
   failed(err: unknown): void {
-    if (this.stop.clientGone.signal.aborted) return;
+    if (this.stop.clientHasLeft) return;
     this.fail(upstreamFailure(err, this.req.exchange.upstream.name));
   }
 
   /** Always last: the exchange finishes, exactly once (principle 8). */
   end(): void {
     const { exchange } = this.req;
-    clearTimeout(this.deadlineTimer);
+    this.stop.release();
     exchange.res.off('close', this.onClose);
-    if (this.stop.clientGone.signal.aborted && this.facts.outcome !== 'shutdown') {
+    if (this.stop.clientHasLeft && this.facts.outcome !== 'shutdown') {
       this.facts.outcome = 'client-gone';
       exchange.fail('client-gone', new Error('client went away while the gateway waited for the task'));
     }
@@ -189,17 +185,17 @@ class Rescue {
    */
   private readonly terminate = (): void => {
     const { exchange } = this.req;
-    if (this.stop.clientGone.signal.aborted) return;
+    if (this.stop.clientHasLeft) return;
     const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     exchange.fail('gateway-error', failure);
     if (exchange.res.headersSent) exchange.res.destroy();
     else sendGatewayError(exchange.res, failure, this.req.errorContext);
-    this.stop.clientLeft(new Stop('shutting down'));
+    this.stop.clientLeft('shutting down');
   };
 
   private readonly onClose = (): void => {
-    if (!this.req.exchange.res.writableFinished) this.stop.clientLeft(new Stop('client gone'));
+    if (!this.req.exchange.res.writableFinished) this.stop.clientLeft('client gone');
   };
 
   /**
@@ -319,7 +315,7 @@ class Rescue {
         found = { kind: 'reply', outcome, reply: notStream };
       }
     } catch (err) {
-      if (!this.stop.either.signal.aborted) throw err;
+      if (!this.stop.stoppedWaiting) throw err;
     }
     return found;
   }
@@ -371,7 +367,7 @@ class Rescue {
 
   private reply(status: number, headers: string[], body: Buffer, rescue?: 'settled' | 'deadline'): void {
     const { exchange } = this.req;
-    if (this.stop.clientGone.signal.aborted || exchange.res.headersSent) return;
+    if (this.stop.clientHasLeft || exchange.res.headersSent) return;
     const out: string[] = [];
     for (let i = 0; i < headers.length; i += 2)
       if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);
@@ -391,7 +387,7 @@ class Rescue {
 
   private fail(err: GatewayError): void {
     this.req.exchange.fail('upstream-error', err);
-    if (!this.stop.clientGone.signal.aborted) sendGatewayError(this.req.exchange.res, err, this.req.errorContext);
+    if (!this.stop.clientHasLeft) sendGatewayError(this.req.exchange.res, err, this.req.errorContext);
   }
 }
 
