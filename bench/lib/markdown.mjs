@@ -38,7 +38,8 @@ export const availablePaths = (results) => results.paths.filter((p) => p.availab
 
 /**
  * Largest value of `field` over the rounds of one path, without the failed ones nor the
- * incomplete transfers (scenario 5: a refused body's RSS is not the cost of carrying it).
+ * incomplete ones: a refused body's RSS is not the cost of carrying it (scenario 5), nor is a
+ * fan-in's RSS that of N open streams when some failed (scenarios 4 and 10).
  */
 function worstOf(rounds, field) {
   const v = rounds
@@ -60,7 +61,8 @@ export function fanInRemarks(v) {
 /** What went wrong in one path's rounds: failed rounds, incomplete transfers, request errors. */
 function errorsText(rounds) {
   const errs = rounds.filter((r) => r?.error && r.complete === undefined && r.rps === undefined);
-  const incomplete = rounds.filter((r) => r && r.complete === false);
+  // Fan-in rounds say how their streams failed instead (below).
+  const incomplete = rounds.filter((r) => r && r.complete === false && r.failed === undefined);
   const reqErrs = rounds.reduce((a, r) => a + (r?.errors ?? 0) + (r?.non2xx ?? 0), 0);
   const streamFailures = rounds.filter((r) => r?.failed > 0);
   const parts = [];

@@ -251,6 +251,8 @@ export async function sseFanIn({
     upstreamSettleMs,
     failed: failures.length,
     failedHow: failureSummary(failures),
+    // RSS "with N streams open" means nothing if some never opened or ended early (markdown.mjs worstOf).
+    complete: failures.length === 0,
     events: results.reduce((a, r) => a + r.events, 0),
     expectedEvents: streams * eventsPerStream,
     delayP50ms: s.p50,
@@ -268,7 +270,7 @@ export async function sseFanIn({
  * The most common ways streams failed, e.g. "4885 × HTTP 502, 0 events": a stream that ends
  * early without an error must show in the results, not only in the event count.
  */
-function failureSummary(failures) {
+export function failureSummary(failures) {
   const kinds = new Map();
   for (const r of failures) {
     const how = r.error ? `error "${r.error}"` : r.status !== 200 ? `HTTP ${r.status}` : 'ended early';
