@@ -1,7 +1,7 @@
 // One gateway process for the soak and hostile-load scripts: `node dist/cli.js --config FILE`
 // with the default config plus the given agents (realistic defaults: no limit raised), access
 // log discarded, registered with procs.mjs so it is stopped by pid whatever happens.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, startProcess, stopProcess, waitForHttp } from './procs.mjs';
 import { gatewayCli, repoDir } from './paths.mjs';
@@ -37,13 +37,4 @@ export async function startGateway({ runDir, name = 'gateway', agents, config = 
     },
     stop: () => stopProcess(entry, { graceMs: 5000 }),
   };
-}
-
-/** Open descriptors of a process (entries of /proc/PID/fd), or null when it is gone. */
-export function openFds(pid) {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).length;
-  } catch {
-    return null;
-  }
 }

@@ -10,7 +10,7 @@ import {
   readCpuSeconds as readOwnCpuSeconds,
   readMem,
   rssSampler,
-  openFileCount,
+  openFds,
 } from './procs.mjs';
 import { openStream, readUnary, monoMs } from './sse-client.mjs';
 import { summary } from './stats.mjs';
@@ -295,7 +295,7 @@ async function upstreamSettled(upstreamPid, streams) {
   if (!upstreamPid) return 0;
   const t0 = monoMs();
   const quiet = Math.max(200, streams / 20);
-  while ((openFileCount(upstreamPid) ?? 0) > quiet && monoMs() - t0 < 30_000) await sleep(100);
+  while ((openFds(upstreamPid) ?? 0) > quiet && monoMs() - t0 < 30_000) await sleep(100);
   return monoMs() - t0;
 }
 

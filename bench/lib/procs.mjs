@@ -261,8 +261,8 @@ export function childPids(pid) {
   return out;
 }
 
-/** How many files (sockets included) a process holds open, from /proc/<pid>/fd, or null. */
-export function openFileCount(pid) {
+/** Open descriptors (sockets included) of a process, entries of /proc/<pid>/fd; null when it is gone. */
+export function openFds(pid) {
   try {
     return readdirSync(`/proc/${pid}/fd`).length;
   } catch {
