@@ -243,7 +243,14 @@ function observersOf(
   return new ObserverSet(
     [
       ...(p.inspectionBudget
-        ? [createInspector({ maxBytes: config.inspection.maxBytes, tracker: p.tracker, budget: p.inspectionBudget })]
+        ? [
+            createInspector({
+              maxBytes: config.inspection.maxBytes,
+              streamEvents: config.inspection.streamEvents,
+              tracker: p.tracker,
+              budget: p.inspectionBudget,
+            }),
+          ]
         : []),
       ...p.telemetry.observers,
       ...(options.observers ?? []),

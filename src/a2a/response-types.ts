@@ -27,6 +27,8 @@ export interface ResponseDecoderOptions {
    * facts say `partial`. The global inspection budget (src/inspect/budget.ts) lowers it.
    */
   readonly maxEventBytes?: number;
+  /** How later stream events are read: from their heads in place (default) or whole (src/a2a/event-head.ts). */
+  readonly streamEvents?: 'head' | 'full';
 }
 
 export type ResponseBodyKind = 'json' | 'sse' | 'grpc' | 'other' | 'empty';

@@ -153,7 +153,7 @@ class SseResponseDecoder implements ResponseDecoder {
     private readonly head: ResponseHead,
     opts: ResponseDecoderOptions,
   ) {
-    const machine = createStreamMachine(req, this.findings, opts.clock);
+    const machine = createStreamMachine(req, this.findings, { clock: opts.clock, streamEvents: opts.streamEvents });
     this.machine = machine;
     const maxEventBytes = Math.min(opts.maxBytes, opts.maxEventBytes ?? opts.maxBytes);
     this.sse = createSseDecoder({ maxEventBytes, onEvent: (e) => machine.onEvent(e) });

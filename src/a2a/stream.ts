@@ -14,6 +14,7 @@
 import type { SseEvent, SseStats } from '../codec/sse.js';
 import type { Json } from '../codec/json-value.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
+import { createEventHeadReader, type EventHeadReader } from './event-head.js';
 import type { FindingSink } from './findings.js';
 import { readError, readPayload, type ErrorFacts, type Payload, type PayloadKind } from './payload.js';
 import { isInterrupted, isTerminal, type TaskState } from './task-state.js';
@@ -81,8 +82,23 @@ export interface StreamMachine extends StreamProgress {
   end(sse: SseStats, aborted: boolean): StreamFacts;
 }
 
-export function createStreamMachine(req: RequestContext, findings: FindingSink, clock?: () => number): StreamMachine {
-  return new Machine(req, findings, clock);
+export interface StreamMachineOptions {
+  /** Monotonic milliseconds; enables `firstEventMs`. */
+  readonly clock?: () => number;
+  /**
+   * `head` (default): once the stream has named its task, status and artifact updates are read
+   * from their heads in place (src/a2a/event-head.ts says what that does not see); `full`: every
+   * event parsed whole.
+   */
+  readonly streamEvents?: 'head' | 'full';
+}
+
+export function createStreamMachine(
+  req: RequestContext,
+  findings: FindingSink,
+  opts: StreamMachineOptions = {},
+): StreamMachine {
+  return new Machine(req, findings, opts.clock, opts.streamEvents !== 'full' && req.binding !== 'unknown');
 }
 
 // A class: one object per stream, not a closure per helper (streams are many and often short).
@@ -105,12 +121,15 @@ class Machine implements StreamMachine {
   private terminalState: TaskState | undefined = undefined;
   private finalFlag = false;
   private error: ErrorFacts | undefined = undefined;
+  /** Reads later events' heads, once the task is known (and `readHeads`). */
+  private heads: EventHeadReader | undefined = undefined;
   readonly stateChanges: TaskState[] = [];
 
   constructor(
     private readonly req: RequestContext,
     private readonly findings: FindingSink,
     private readonly clock: (() => number) | undefined,
+    private readonly readHeads: boolean,
   ) {
     this.startedAt = clock?.();
   }
@@ -132,7 +151,9 @@ class Machine implements StreamMachine {
     if (this.firstEventMs === undefined && this.clock !== undefined && this.startedAt !== undefined) {
       this.firstEventMs = this.clock() - this.startedAt;
     }
-    this.apply(this.classify(event));
+    // An `event: error` is an error whatever its data says: the full read decides.
+    const head = event.event === 'error' ? undefined : this.heads?.read(event.bytes, event.start, event.end);
+    this.apply(head ?? this.classify(event));
   }
 
   onDecoded(event: Payload | 'error' | 'other', error?: ErrorFacts): void {
@@ -226,7 +247,7 @@ class Machine implements StreamMachine {
   private track(payload: Payload): void {
     if (payload.kind === 'message') return;
     checkTaskId(this.taskId ?? this.req.taskId, payload, this.findings);
-    this.taskId ??= payload.taskId;
+    if (this.taskId === undefined && payload.taskId !== undefined) this.nameTask(payload.taskId);
     this.contextId ??= payload.contextId;
     if (payload.state !== undefined) {
       const changes = this.stateChanges;
@@ -235,6 +256,15 @@ class Machine implements StreamMachine {
       if (isTerminal(payload.state)) this.terminalState ??= payload.state;
     }
     if (payload.final === true) this.finalFlag = true;
+  }
+
+  private nameTask(taskId: string): void {
+    this.taskId = taskId;
+    const { req } = this;
+    if (!this.readHeads) return;
+    const jsonrpcId =
+      req.binding !== 'jsonrpc' ? null : req.jsonrpcIdPresent === true ? JSON.stringify(req.jsonrpcId) : undefined;
+    this.heads = createEventHeadReader({ taskId, jsonrpcId, wholePayload: req.version === '0.3' });
   }
 }
 

@@ -54,7 +54,7 @@ export function normaliseTaskState(wire: unknown): TaskState | undefined {
 }
 
 /** `TASK_STATE_INPUT_REQUIRED` (1.0, 0.3 REST) and `input-required` (0.3 JSON-RPC) of every state. */
-const USUAL_SPELLINGS: ReadonlyMap<string, TaskState> = new Map(
+export const USUAL_SPELLINGS: ReadonlyMap<string, TaskState> = new Map(
   [...BY_SUFFIX].flatMap(([suffix, state]) => [
     [`TASK_STATE_${suffix}`, state] as const,
     [suffix.toLowerCase().replace(/_/g, '-'), state] as const,

@@ -16,3 +16,26 @@ export const indexOfByte: IndexOf =
     ? (haystack, byte, from) =>
         (bufferIndexOf as (this: Uint8Array, v: number, o: number) => number).call(haystack, byte, from)
     : (haystack, byte, from) => haystack.indexOf(byte, from);
+
+type Compare = (
+  this: Uint8Array,
+  target: Uint8Array,
+  targetStart: number,
+  targetEnd: number,
+  sourceStart: number,
+  sourceEnd: number,
+) => number;
+
+const bufferCompare = (globalThis as { Buffer?: { prototype: { compare: unknown } } }).Buffer?.prototype.compare;
+
+/** `haystack` holds `needle` at `at` (memcmp where Buffer is there, a loop elsewhere). */
+export const bytesAt: (haystack: Uint8Array, at: number, needle: Uint8Array) => boolean =
+  typeof bufferCompare === 'function'
+    ? (haystack, at, needle) =>
+        at + needle.length <= haystack.length &&
+        (bufferCompare as Compare).call(haystack, needle, 0, needle.length, at, at + needle.length) === 0
+    : (haystack, at, needle) => {
+        if (at + needle.length > haystack.length) return false;
+        for (let i = 0; i < needle.length; i++) if (haystack[at + i] !== needle[i]) return false;
+        return true;
+      };

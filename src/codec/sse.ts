@@ -1,34 +1,43 @@
 /**
- * Incremental `text/event-stream` decoder over bytes (W3C HTML "server-sent events" grammar:
+ * Incremental `text/event-stream` decoder over bytes (W3C HTML "server-sent events" §9.2.6:
  * LF / CR / CRLF line ends, `:` comments, multi-line `data`, `event`, `id`, `retry`, a leading
  * BOM, any chunking), with a hard cap on the bytes one event may hold.
  *
- * The grammar is `eventsource-parser`'s. Written here by hand is only what it lacks:
- *  - bytes in: it takes strings, so a streaming UTF-8 decoder sits in front (it also drops the
- *    BOM and turns invalid UTF-8 into U+FFFD, as the W3C decoding rules ask). It is
- *    `Utf8Stream`, not `TextDecoder` in stream mode, which cost several times the parser
- *    (utf8-stream.ts has the numbers). The parser stays: measured on the SSE captures (~500 B
- *    events), decoding + framing take ~0.6 µs per event, the parser's part ~0.15 µs, against
- *    ~3.5 µs for JSON.parse of the event's data; a hand-written line splitter would save little;
- *  - a bounded skip of an oversized event: its `maxBufferSize` stops the parser, but after
- *    `reset()` it would resume in the middle of that event and read its remaining lines as new
- *    ones. So we look for the event's terminating blank line ourselves, in the bytes and without
- *    decoding them, and resume the parser after it;
- *  - whether the stream ended inside an event (an unterminated last event), which W3C clients
- *    drop silently but a gateway wants to report.
- * Chunks are cut into pieces of at most `PIECE_BYTES` so no decoded string exceeds the cap by
- * more than one piece.
+ * Why by hand, and not `eventsource-parser` (which it replaced, and which stays in the tests as
+ * the oracle: test/codec/sse.test.ts decodes random streams with both and compares): that
+ * parser takes text, so every byte of a stream was decoded to a string first, and each event
+ * came out as a string that inspection then had to parse. Here lines are found in the bytes
+ * (memchr) and an event's data is handed over as a view of the chunk it arrived in, so the
+ * stream inspector reads the head of most events in place (src/a2a/event-head.ts) and text is
+ * made only when someone reads `data`. Measured inside the gateway on bench scenario 3 (issue
+ * #17, bench/ANALYSIS.md): the decoding and framing of text cost ~0.5 µs of ~1.3 µs per event
+ * left after an early exit; the goal allowed ~0.35 µs.
+ *
+ * Decoding `data` per event gives the text the W3C stream decoding would: UTF-8 decoders
+ * resynchronise at ASCII bytes, and an event's data is bounded by them (`data:`, line ends).
+ * A BOM is dropped at the start of the stream only.
+ *
+ * An event longer than the cap is skipped whole: its lines are dropped, not held, until the
+ * blank line that ends it. Whether the stream ended inside an event (no blank line after it),
+ * which W3C clients drop silently, is reported, because a gateway wants to know.
  */
-import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { indexOfByte } from './byte-search.js';
-import { Utf8Stream } from './utf8-stream.js';
+import { ByteCarry } from './byte-carry.js';
 
 export interface SseEvent {
   readonly event: string | undefined;
   readonly id: string | undefined;
+  /** The data (its lines joined with LF), decoded from `bytes` when first read (U+FFFD for invalid UTF-8). */
   readonly data: string;
+  /**
+   * The data's bytes are `bytes[start, end)`: the pushed chunk itself when the event lay in one
+   * chunk (no copy; pushed chunks must not be changed afterwards), else a copy of its own.
+   */
+  readonly bytes: Uint8Array;
+  readonly start: number;
+  readonly end: number;
   /** Only set on an event the stream ended inside of (no blank line after it). */
-  readonly unterminated?: true;
+  readonly unterminated: true | undefined;
 }
 
 export interface SseStats {
@@ -55,83 +64,119 @@ export interface SseDecoder {
 
 export interface SseDecoderOptions {
   /**
-   * Largest event `data` decoded, in characters (bytes, for ASCII JSON). Longer events are
-   * skipped and counted in `oversizeEvents`; memory stays below this plus a few KiB.
+   * Largest event `data` decoded, in bytes. Longer events are skipped and counted in
+   * `oversizeEvents`; the decoder holds at most this plus `LINE_SLACK`.
    */
   readonly maxEventBytes: number;
   readonly onEvent: (event: SseEvent) => void;
 }
 
-export const PIECE_BYTES = 64 * 1024;
-const LINE_SLACK = 4 * 1024;
+/** Room for an event's `data: ` prefixes, `id:` and `event:` lines beside its data. */
+export const LINE_SLACK = 4 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const DATA = bytesOf('data');
+const EVENT = bytesOf('event');
+const ID = bytesOf('id');
+const RETRY = bytesOf('retry');
+// `ignoreBOM`: a U+FEFF that starts an event's data is a character (only the stream's is dropped).
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export function createSseDecoder(opts: SseDecoderOptions): SseDecoder {
   return new Decoder(opts);
 }
 
+/** One event; its text is made only when read. */
+class DecodedEvent implements SseEvent {
+  private text: string | undefined = undefined;
+
+  constructor(
+    readonly event: string | undefined,
+    readonly id: string | undefined,
+    readonly bytes: Uint8Array,
+    readonly start: number,
+    readonly end: number,
+    readonly unterminated: true | undefined,
+  ) {}
+
+  get data(): string {
+    this.text ??= utf8.decode(this.bytes.subarray(this.start, this.end));
+    return this.text;
+  }
+}
+
+// A class with every field set up front: one shape for every stream's decoder.
 class Decoder implements SseDecoder {
-  private readonly parser: EventSourceParser;
-  private readonly text = new Utf8Stream();
   private events = 0;
   private comments = 0;
   private retries = 0;
   private invalidLines = 0;
   private oversizeEvents = 0;
   private bytes = 0;
-  private bytesSinceEvent = 0;
-  private overflowed = false;
-  private atEof = false;
   private unterminated = false;
-  /** Set while skipping the rest of an oversized event. */
-  private skip: BlankLineFinder | undefined;
-  private lastByte = -1;
+  private atStreamStart = true;
+  /** The last chunk ended with CR: an LF that starts the next one belongs to it. */
+  private afterCR = false;
+  /** The line a chunk ended inside of. */
+  private readonly line = new ByteCarry();
+  /** Bytes of the current line came in an earlier chunk (held in `line`, or dropped while skipping). */
+  private lineGoesOn = false;
+  // The event in progress.
+  private dataLines = 0;
+  private dataBytes = 0;
+  /** Its one data line, where it lies in the chunk being pushed. */
+  private inPlace: Uint8Array | undefined = undefined;
+  private inPlaceStart = 0;
+  private inPlaceEnd = 0;
+  /** Its data, once it has more than one line or outlives the chunk it came in. */
+  private readonly data = new ByteCarry();
+  private eventType: string | undefined = undefined;
+  private id: string | undefined = undefined;
+  /** It is over the cap: its lines are dropped until the blank line that ends it. */
+  private skipping = false;
+  /** Where the next CR of the chunk being pushed is (LF-only streams search for it once a chunk). */
+  private nextCR = -1;
 
-  constructor(private readonly opts: SseDecoderOptions) {
-    this.parser = createParser({
-      // The parser caps pending line + data; the slack keeps an event whose data fits the cap
-      // from tripping it because of its `data: ` prefixes or an `id:` line, so whether an
-      // event counts as oversized does not depend on how the bytes were chunked.
-      maxBufferSize: opts.maxEventBytes + LINE_SLACK,
-      onEvent: (message) => this.dispatch(message),
-      onComment: () => {
-        this.comments++;
-      },
-      onRetry: () => {
-        this.retries++;
-      },
-      onError: (error) => {
-        if (error.type === 'max-buffer-size-exceeded') this.overflowed = true;
-        else this.invalidLines++;
-      },
-    });
-  }
+  constructor(private readonly opts: SseDecoderOptions) {}
 
   get heldBytes(): number {
-    return this.skip !== undefined
-      ? 0
-      : Math.min(this.bytesSinceEvent, this.opts.maxEventBytes + LINE_SLACK + PIECE_BYTES);
+    return this.line.length + this.data.length;
   }
 
   push(chunk: Uint8Array): void {
-    this.bytes += chunk.length;
-    if (chunk.length <= PIECE_BYTES) return this.pushPiece(chunk); // the usual case: no view to make
-    for (let at = 0; at < chunk.length; at += PIECE_BYTES) {
-      this.pushPiece(chunk.subarray(at, Math.min(chunk.length, at + PIECE_BYTES)));
+    const n = chunk.length;
+    this.bytes += n;
+    if (n === 0) return;
+    let at = 0;
+    if (this.afterCR) {
+      this.afterCR = false;
+      if (chunk[0] === LF) at = 1;
     }
+    this.nextCR = n > at ? indexOfByte(chunk, CR, at) : -1;
+    while (at < n) {
+      // A blank line right after a line end is the usual end of an event: no search for it.
+      const end = chunk[at] === LF ? at : this.lineEnd(chunk, at);
+      if (end < 0) {
+        this.holdLine(chunk, at, n);
+        break;
+      }
+      this.finishLine(chunk, at, end);
+      at = end + 1;
+      if (chunk[end] === CR) {
+        if (at === n) this.afterCR = true;
+        else if (chunk[at] === LF) at++;
+      }
+    }
+    // The event goes on in the next chunk: keep its data line, which lies in this one.
+    if (this.inPlace !== undefined) this.copyInPlace();
   }
 
   end(): SseStats {
-    if (this.skip === undefined) {
-      // A pending CR may already be a complete blank line (it only waits for a possible LF):
-      // settle it first, so an event it ends counts as terminated.
-      if (this.lastByte === CR) this.parser.feed('\n');
-      this.atEof = true;
-      this.parser.feed(this.text.flush() + '\n\n');
-    } else {
-      this.unterminated = true;
-    }
+    if (this.lineGoesOn) this.finishLine(this.line.bytes, 0, 0);
+    if (this.skipping) this.unterminated = true;
+    this.dispatch(true);
     return {
       events: this.events,
       comments: this.comments,
@@ -143,133 +188,132 @@ class Decoder implements SseDecoder {
     };
   }
 
-  private pushPiece(piece: Uint8Array): void {
-    if (piece.length === 0) return;
-    let from = 0;
-    if (this.skip !== undefined) {
-      const after = this.skip.find(piece, 0);
-      if (after < 0) return this.remember(piece);
-      this.resume();
-      from = after;
+  /** Index of the CR or LF that ends the line starting at `from`, or -1. */
+  private lineEnd(chunk: Uint8Array, from: number): number {
+    const lf = indexOfByte(chunk, LF, from);
+    if (this.nextCR >= 0 && this.nextCR < from) this.nextCR = indexOfByte(chunk, CR, from);
+    const cr = this.nextCR;
+    if (cr < 0) return lf;
+    return lf < 0 || cr < lf ? cr : lf;
+  }
+
+  /** The chunk ended inside a line: hold its bytes, up to the cap. */
+  private holdLine(chunk: Uint8Array, from: number, to: number): void {
+    this.lineGoesOn = true;
+    if (this.skipping) return;
+    if (this.line.length + this.dataBytes + (to - from) > this.opts.maxEventBytes + LINE_SLACK) return this.skip();
+    this.line.append(chunk, from, to);
+  }
+
+  /** A line ended at `end` in `chunk`; it started at `from`, or in earlier chunks. */
+  private finishLine(chunk: Uint8Array, from: number, end: number): void {
+    if (!this.lineGoesOn) return this.onLine(chunk, from, end);
+    this.lineGoesOn = false;
+    if (this.skipping) return; // a line of a skipped event, not blank: nothing to do
+    if (end > from) this.holdLine(chunk, from, end);
+    this.lineGoesOn = false;
+    if (!this.skipping) this.onLine(this.line.bytes, 0, this.line.length);
+    this.line.clear();
+  }
+
+  private onLine(buf: Uint8Array, from: number, end: number): void {
+    let s = from;
+    if (this.atStreamStart) {
+      this.atStreamStart = false;
+      if (end - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
     }
-    if (from < piece.length) this.feed(piece, from);
-    this.remember(piece);
-  }
-
-  private feed(piece: Uint8Array, from: number): void {
-    const rest = from === 0 ? piece : piece.subarray(from);
-    this.bytesSinceEvent += rest.length;
-    this.parser.feed(this.text.decode(rest));
-    if (this.overflowed) this.startSkipping(rest, from === 0 ? this.lastByte : (piece[from - 1] as number));
-  }
-
-  private dispatch(message: { event?: string | undefined; id?: string | undefined; data: string }): void {
-    this.bytesSinceEvent = 0;
-    if (this.atEof) this.unterminated = true;
-    // Completed within one piece, so the parser's own cap did not see it in full.
-    if (message.data.length > this.opts.maxEventBytes) {
-      this.oversizeEvents++;
+    if (s === end) return this.dispatch(false);
+    if (this.skipping) return;
+    if (buf[s] === COLON) {
+      this.comments++;
       return;
     }
-    if (!this.atEof) {
-      this.events++;
-      // The parser's own object: no copy per event. It always sets `id` and `event` (maybe to
-      // undefined), which its type leaves optional.
-      this.opts.onEvent(message as SseEvent);
-      return;
-    }
-    this.opts.onEvent({ event: message.event, id: message.id, data: message.data, unterminated: true });
+    let colon = s;
+    while (colon < end && buf[colon] !== COLON) colon++;
+    let value = colon < end ? colon + 1 : end;
+    if (value < end && buf[value] === SPACE) value++;
+    if (isName(buf, s, colon, DATA)) this.addData(buf, value, end);
+    else if (isName(buf, s, colon, EVENT))
+      this.eventType = value < end ? utf8.decode(buf.subarray(value, end)) : undefined;
+    else if (isName(buf, s, colon, ID)) {
+      if (!hasNul(buf, value, end)) this.id = utf8.decode(buf.subarray(value, end));
+    } else if (isName(buf, s, colon, RETRY) && value < end && allDigits(buf, value, end)) this.retries++;
+    else this.invalidLines++;
   }
 
-  /**
-   * The parser gave up on an event longer than the cap after consuming `piece`. Work out, from
-   * the bytes, whether that event is still going on at the end of the piece.
-   */
-  private startSkipping(piece: Uint8Array, byteBefore: number): void {
-    this.overflowed = false;
+  private addData(buf: Uint8Array, from: number, end: number): void {
+    this.dataLines++;
+    const joined = this.dataBytes + (this.dataLines > 1 ? 1 : 0) + (end - from);
+    if (joined > this.opts.maxEventBytes) return this.skip();
+    this.dataBytes = joined;
+    if (this.dataLines === 1 && buf !== this.line.bytes) {
+      this.inPlace = buf;
+      this.inPlaceStart = from;
+      this.inPlaceEnd = end;
+      return;
+    }
+    if (this.inPlace !== undefined) this.copyInPlace();
+    if (this.dataLines > 1) this.data.push(LF);
+    this.data.append(buf, from, end);
+  }
+
+  private copyInPlace(): void {
+    const buf = this.inPlace as Uint8Array;
+    this.inPlace = undefined;
+    this.data.append(buf, this.inPlaceStart, this.inPlaceEnd);
+  }
+
+  /** The event in progress is over the cap: drop what it holds and its lines until its end. */
+  private skip(): void {
     this.oversizeEvents++;
-    const finder = new BlankLineFinder(byteBefore);
-    let at = 0;
-    let endedAtBoundary = false;
-    for (;;) {
-      const after = finder.find(piece, at);
-      if (after < 0) break;
-      at = after;
-      endedAtBoundary = after === piece.length;
-      if (endedAtBoundary) break;
+    this.skipping = true;
+    this.inPlace = undefined;
+    this.line.clear();
+    this.data.clear();
+  }
+
+  private dispatch(atEof: boolean): void {
+    const { dataLines, skipping, inPlace } = this;
+    let event: DecodedEvent | undefined;
+    if (dataLines > 0 && !skipping) {
+      const bytes = inPlace ?? this.data.copy();
+      const start = inPlace !== undefined ? this.inPlaceStart : 0;
+      event = new DecodedEvent(this.eventType, this.id, bytes, start, start + this.dataBytes, atEof ? true : undefined);
+      if (atEof) this.unterminated = true;
+      else this.events++;
     }
-    if (endedAtBoundary) this.resume();
-    else this.skip = finder;
-  }
-
-  private resume(): void {
-    this.skip = undefined;
-    this.bytesSinceEvent = 0;
-    this.parser.reset();
-    this.text.reset(); // drop a multi-byte character cut by the skipped event
-  }
-
-  private remember(piece: Uint8Array): void {
-    this.lastByte = piece[piece.length - 1] as number;
+    this.dataLines = 0;
+    this.dataBytes = 0;
+    this.inPlace = undefined;
+    this.data.clear();
+    this.eventType = undefined;
+    this.id = undefined;
+    this.skipping = false;
+    if (event !== undefined) this.opts.onEvent(event);
   }
 }
 
-/**
- * Finds the blank line that ends an SSE event, in raw bytes: a line terminator (CR, LF or
- * CRLF) right after another one. Jumps between terminators with memchr, so skipping a huge
- * single-line `data:` costs next to nothing.
- */
-class BlankLineFinder {
-  /** True when the last byte seen ended a line (nothing on the current line yet). */
-  private atLineStart: boolean;
-  /** True when the last byte seen was a CR, so an LF right after it belongs to it. */
-  private lastWasCR: boolean;
-  private nextCR = -1;
-  private crPiece: Uint8Array | undefined;
+function bytesOf(name: string): Uint8Array {
+  return new TextEncoder().encode(name);
+}
 
-  constructor(lastByteBefore: number) {
-    this.atLineStart = lastByteBefore === LF || lastByteBefore === CR;
-    this.lastWasCR = lastByteBefore === CR;
-  }
+/** `buf[from, to)` spells `name`. */
+function isName(buf: Uint8Array, from: number, to: number, name: Uint8Array): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if (buf[from + i] !== name[i]) return false;
+  return true;
+}
 
-  /** Index just after the blank line, or -1 when `buf` holds none from `from` on. */
-  find(buf: Uint8Array, from: number): number {
-    let at = from;
-    while (at < buf.length) {
-      const p = this.nextTerminator(buf, at);
-      if (p < 0) {
-        this.atLineStart = false;
-        this.lastWasCR = false;
-        return -1;
-      }
-      if (p > at) {
-        this.atLineStart = false;
-        this.lastWasCR = false;
-      }
-      const isCR = buf[p] === CR;
-      at = p + 1;
-      if (!isCR && this.lastWasCR) {
-        this.lastWasCR = false; // the LF of a CRLF
-        continue;
-      }
-      if (this.atLineStart) {
-        this.lastWasCR = isCR;
-        return at;
-      }
-      this.atLineStart = true;
-      this.lastWasCR = isCR;
-    }
-    return -1;
-  }
+/** W3C: an `id` holding U+0000 is ignored. */
+function hasNul(buf: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (buf[i] === 0) return true;
+  return false;
+}
 
-  private nextTerminator(buf: Uint8Array, from: number): number {
-    const lf = indexOfByte(buf, LF, from);
-    // Remember where the next CR is, so LF-only streams do not rescan the piece for CR each line.
-    if (this.crPiece !== buf || (this.nextCR >= 0 && this.nextCR < from)) {
-      this.crPiece = buf;
-      this.nextCR = indexOfByte(buf, CR, from);
-    }
-    if (this.nextCR < 0) return lf;
-    return lf < 0 ? this.nextCR : Math.min(lf, this.nextCR);
+function allDigits(buf: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i] as number;
+    if (b < 0x30 || b > 0x39) return false;
   }
+  return true;
 }

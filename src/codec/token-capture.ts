@@ -2,12 +2,12 @@
  * Keeps the raw bytes of one JSON token (a key or a wanted scalar) across chunk boundaries, up
  * to a limit, in one reused buffer: the only body bytes the streaming scanner ever holds.
  */
-const INITIAL_BYTES = 256;
+import { ByteCarry } from './byte-carry.js';
+
 const utf8 = new TextDecoder();
 
 export class TokenCapture {
-  private buffer: Uint8Array | undefined;
-  private length = 0;
+  private readonly kept = new ByteCarry();
   /** Whether the current token is being kept at all. */
   active = false;
   /** The token was longer than the limit; what is kept is its start. */
@@ -15,24 +15,15 @@ export class TokenCapture {
 
   begin(active: boolean): void {
     this.active = active;
-    this.length = 0;
+    this.kept.clear();
     this.overflow = false;
   }
 
   append(buf: Uint8Array, from: number, to: number, limit: number): void {
     if (!this.active) return;
-    const take = Math.min(limit - this.length, to - from);
+    const take = Math.min(limit - this.kept.length, to - from);
     if (take < to - from) this.overflow = true;
-    if (take <= 0) return;
-    let target = this.buffer ?? new Uint8Array(INITIAL_BYTES);
-    if (this.length + take > target.length) {
-      const grown = new Uint8Array(Math.max(target.length * 2, this.length + take));
-      grown.set(target.subarray(0, this.length));
-      target = grown;
-    }
-    target.set(buf.subarray(from, from + take), this.length);
-    this.buffer = target;
-    this.length += take;
+    if (take > 0) this.kept.append(buf, from, from + take);
   }
 
   /**
@@ -41,7 +32,7 @@ export class TokenCapture {
    */
   text(unescape: boolean): string | undefined {
     if (!this.active) return undefined;
-    const raw = utf8.decode((this.buffer ?? new Uint8Array(0)).subarray(0, this.length));
+    const raw = utf8.decode(this.kept.bytes.subarray(0, this.kept.length));
     if (!unescape || !raw.includes('\\')) return raw;
     try {
       return JSON.parse(`"${raw}"`) as string;
@@ -51,11 +42,11 @@ export class TokenCapture {
   }
 
   get heldBytes(): number {
-    return this.buffer?.byteLength ?? 0;
+    return this.kept.capacity;
   }
 
   release(): void {
-    this.buffer = undefined;
+    this.kept.release();
     this.active = false;
   }
 }

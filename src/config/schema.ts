@@ -204,6 +204,12 @@ const configObject = z
          * exchanges are inspected head-only (16 KiB) and say `partial` where that cut something.
          */
         budgetBytes: size('64MiB'),
+        /**
+         * How a task stream's later status and artifact updates are read: `head` (default) reads
+         * what inspection needs from the start of each event in place; `full` parses every event
+         * whole, so invalid JSON and shape evidence anywhere in it are reported (src/a2a/event-head.ts).
+         */
+        streamEvents: z.enum(['head', 'full']).default('head'),
         /** Finished exchanges kept for `GET /exchanges` (0 turns the endpoint's memory off). */
         recent: z.number().int().min(0).max(100_000).default(200),
       })

@@ -25,6 +25,8 @@ import { toFacts } from './facts.js';
 export interface InspectorOptions {
   /** Most bytes inspection reads (and holds) per exchange, whatever the body's size. */
   readonly maxBytes: number;
+  /** How later stream events are read (`inspection.streamEvents`; default `head`). */
+  readonly streamEvents?: 'head' | 'full';
   readonly tracker: TaskTracker;
   /** What all exchanges' decoders may hold together (src/inspect/budget.ts); none: no global cap. */
   readonly budget?: InspectionBudget;
@@ -138,7 +140,7 @@ function startDecoder(
   inspection: Inspection,
   request: RequestFacts,
   head: ResponseHead,
-  { maxBytes, budget }: InspectorOptions,
+  { maxBytes, budget, streamEvents }: InspectorOptions,
 ): void {
   const want = responseHoldBytes(head, { maxBytes });
   const granted = budget ? budget.reserve(want) : want;
@@ -147,6 +149,7 @@ function startDecoder(
   inspection.response = createResponseDecoder(request, head, {
     maxBytes,
     maxEventBytes: granted < want ? granted : undefined,
+    streamEvents,
     clock,
   });
 }

@@ -13,7 +13,7 @@
  *   SSE stream, 23 captures, 1.9 KB   ×5.0–6.5      ×1.6–1.7       ×3.5–3.7      ×1.33–1.35
  *   per SSE event (~500 B)            ×5.1–6.0      ×1.8–1.9       ×3.9–4.0      ×1.43–1.47
  * before: facts looked up by path (`fields.get`), a body copy per request, TextDecoder in stream
- * mode; after: direct property reads, zero-copy parse buffer, Utf8Stream, classes. tsx adds a
+ * mode; after: direct property reads, zero-copy parse buffer, a one-shot UTF-8 decoder (since replaced by framing on bytes, src/codec/sse.ts), classes. tsx adds a
  * `__name` call per closure it creates, which is why its ratios are higher. Per event includes
  * each stream's setup; on a long stream of ~480 B statusUpdate events (compiled) an event costs
  * ×1.3–1.4 of JSON.parse of its data.

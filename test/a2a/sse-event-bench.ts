@@ -35,8 +35,8 @@
  */
 import { createRequestDecoder } from '../../src/a2a/request.js';
 import { createResponseDecoder } from '../../src/a2a/response.js';
+import { createEventHeadReader } from '../../src/a2a/event-head.js';
 import { createSseDecoder } from '../../src/codec/sse.js';
-import { Utf8Stream } from '../../src/codec/utf8-stream.js';
 
 const TASK = '44613eb1-1bae-47be-9266-fc61120b565f';
 const CTX = 'eb787aca-97f9-4b1e-85cf-4a93124511c2';
@@ -81,6 +81,16 @@ const reqDecoder = createRequestDecoder(
 reqDecoder.push(reqBody);
 const reqFacts = reqDecoder.end();
 
+function decodeAll(chunks: Uint8Array[], streamEvents: 'head' | 'full'): void {
+  const d = createResponseDecoder(
+    reqFacts,
+    { status: 200, contentType: 'text/event-stream' },
+    { maxBytes: 256 * 1024, streamEvents },
+  );
+  for (const c of chunks) d.push(c);
+  d.end({});
+}
+
 function slice(fn: () => void, ms: number): number {
   const wall = performance.now();
   const cpu = process.cpuUsage();
@@ -102,24 +112,22 @@ for (const kind of ['statusUpdate', 'artifactUpdate'] as const) {
     'JSON.parse of data': () => {
       for (const d of data) JSON.parse(d);
     },
-    'UTF-8 decode': () => {
-      const u = new Utf8Stream();
-      for (const c of chunks) u.decode(c);
-    },
-    'UTF-8 + SSE framing': () => {
+    'SSE framing (bytes)': () => {
       const d = createSseDecoder({ maxEventBytes: 256 * 1024, onEvent: () => {} });
       for (const c of chunks) d.push(c);
       d.end();
     },
-    'response decoder (all)': () => {
-      const d = createResponseDecoder(
-        reqFacts,
-        { status: 200, contentType: 'text/event-stream' },
-        { maxBytes: 256 * 1024 },
-      );
+    'framing + head read': () => {
+      const reader = createEventHeadReader({ taskId: TASK, jsonrpcId: '1', wholePayload: false });
+      const d = createSseDecoder({
+        maxEventBytes: 256 * 1024,
+        onEvent: (e) => reader?.read(e.bytes, e.start, e.end),
+      });
       for (const c of chunks) d.push(c);
-      d.end({});
+      d.end();
     },
+    'response decoder, head': () => decodeAll(chunks, 'head'),
+    'response decoder, full': () => decodeAll(chunks, 'full'),
   };
   const names = Object.keys(stages);
   for (let i = 0; i < 200; i++) for (const name of names) stages[name]!();

@@ -22,6 +22,7 @@ async function through(
   reply: (req: IncomingMessage, res: ServerResponse) => void,
   requestBody: string,
   path = '/rpc',
+  config: Record<string, unknown> = {},
 ): Promise<{ received: Buffer; record: ExchangeRecord }> {
   const upstream = await scriptedUpstream(async (req, res) => {
     for await (const _ of req);
@@ -29,7 +30,7 @@ async function through(
   });
   cleanups.push(upstream.close);
   const records: ExchangeRecord[] = [];
-  const gateway = await startTestGateway({ bad: { url: upstream.url } }, {}, [
+  const gateway = await startTestGateway({ bad: { url: upstream.url } }, config, [
     { onFinish: (ex: Exchange) => void records.push(ex.record) },
   ]);
   cleanups.push(() => gateway.close());
@@ -67,6 +68,25 @@ describe('misbehaving agents', () => {
     );
     expect(received.toString()).toBe(body);
     expect(rules(record)).toContain('a2a.send-result-shape');
+  });
+
+  it('invalid JSON past the head of a later stream event: reported with inspection.streamEvents full', async () => {
+    const frame = (result: string) => `data: {"jsonrpc":"2.0","id":3,"result":${result}}\n\n`;
+    const body =
+      frame('{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}}}') +
+      frame('{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"},"note":oops}}') +
+      frame('{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_COMPLETED"}}}');
+    const sse = (_q: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(body);
+    const head = await through(sse, send('SendStreamingMessage'));
+    const full = await through(sse, send('SendStreamingMessage'), '/rpc', { inspection: { streamEvents: 'full' } });
+    expect(head.received.toString()).toBe(body);
+    expect(full.received.toString()).toBe(body);
+    expect(rules(full.record)).toContain('a2a.invalid-json');
+    expect(rules(head.record)).not.toContain('a2a.invalid-json');
+    // Either way the stream's story is the same.
+    for (const r of [head.record, full.record])
+      expect(r.a2a).toMatchObject({ state: 'TASK_STATE_COMPLETED', taskId: 't' });
   });
 
   it('invalid JSON', async () => {

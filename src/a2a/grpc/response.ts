@@ -176,7 +176,7 @@ class GrpcStreamDecoder implements ResponseDecoder {
     maxMessageBytes: number,
     clock: (() => number) | undefined,
   ) {
-    this.machine = createStreamMachine(req, this.findings, clock);
+    this.machine = createStreamMachine(req, this.findings, { clock });
     this.frames = new GrpcFrameReader(maxMessageBytes);
   }
 
