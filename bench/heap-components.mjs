@@ -25,7 +25,7 @@ const COMPONENTS = [
   ['Exchange, record, request facts', /^(object:Exchange|object:ExchangeRecord)$/],
   [
     'inspector: SSE decoder and stream machine (src/codec/sse.ts, src/a2a/stream.ts)',
-    /^(object:SseResponseDecoder|object:Decoder|object:Machine|object:StreamInspection)$/,
+    /^(object:SseResponseDecoder|object:Decoder|object:Machine|object:StreamInspection|object:EventHeadReader|object:ByteCarry|object:DecodedEvent)$/,
   ],
   ['pipeline.ts async frame (awaiting forward)', /^(object:Generator)$/],
 ];

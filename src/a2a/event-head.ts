@@ -126,6 +126,11 @@ export class EventHeadReader {
     this.envelope = expect.jsonrpcId !== null;
   }
 
+  /** Memory the remembered heads take (their buffers: copies, never the chunks they came in). */
+  get heldBytes(): number {
+    return this.heads.reduce((sum, head) => sum + (head?.bytes.buffer.byteLength ?? 0), 0);
+  }
+
   /** The event's payload, read from `buf[start, end)`, or `undefined`: parse it whole. */
   read(buf: Uint8Array, start: number, end: number): Payload | undefined {
     let last = end - 1;
@@ -177,7 +182,8 @@ export class EventHeadReader {
   private remember(): void {
     const { kind, bare, stableKind } = this;
     if (!this.stableTask || kind === undefined || (bare && !stableKind)) return;
-    const bytes = this.buf.slice(this.start, this.stableEnd);
+    // A copy: `Buffer#slice` would be a view keeping the whole chunk alive with the stream.
+    const bytes = Uint8Array.prototype.slice.call(this.buf, this.start, this.stableEnd);
     // Within the stable keys only a `kind` is shape evidence.
     this.heads[kind === 'statusUpdate' ? 0 : 1] = { bytes, kind, bare, shape03: stableKind };
   }

@@ -262,6 +262,35 @@ describe('stream event heads, on changed events', () => {
   });
 });
 
+describe('the head a stream repeats', () => {
+  const TASK = '44613eb1-1bae-47be-9266-fc61120b565f';
+  const event = (state: string, seq: number) =>
+    `{"jsonrpc":"2.0","id":7,"result":{"statusUpdate":{"taskId":"${TASK}","contextId":"c","metadata":{"seq":${seq}},"status":{"state":"${state}"}}}}`;
+
+  it('is kept as a copy, not as a view of the chunk it came in', () => {
+    const reader = createEventHeadReader({ taskId: TASK, jsonrpcId: '7', wholePayload: false }) as EventHeadReader;
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const text = Buffer.from(event('TASK_STATE_WORKING', 1));
+    text.copy(chunk, 100);
+    expect(reader.read(chunk, 100, 100 + text.length)?.state).toBe('TASK_STATE_WORKING');
+    expect(reader.heldBytes).toBeGreaterThan(0);
+    expect(reader.heldBytes).toBeLessThan(text.length);
+    chunk.fill(0); // the chunk is gone; the next event still reads from the remembered head
+    const next = Buffer.from(event('TASK_STATE_COMPLETED', 2));
+    expect(reader.read(next, 0, next.length)?.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('is read again when an event starts differently', () => {
+    const reader = createEventHeadReader({ taskId: TASK, jsonrpcId: '7', wholePayload: false }) as EventHeadReader;
+    const a = enc.encode(event('TASK_STATE_WORKING', 1));
+    expect(reader.read(a, 0, a.length)?.state).toBe('TASK_STATE_WORKING');
+    const otherId = enc.encode(event('TASK_STATE_WORKING', 2).replace('"id":7', '"id":8'));
+    expect(reader.read(otherId, 0, otherId.length)).toBeUndefined();
+    const otherTask = enc.encode(event('TASK_STATE_WORKING', 3).replace(TASK, `${TASK.slice(0, -1)}0`));
+    expect(reader.read(otherTask, 0, otherTask.length)).toBeUndefined();
+  });
+});
+
 describe('what a head read does not see (src/a2a/event-head.ts)', () => {
   const req: RequestContext = {
     binding: 'jsonrpc',
