@@ -67,6 +67,9 @@ const SPELLINGS_BY_LENGTH: ReadonlyArray<readonly Spelling[]> = Array.from({ len
   SPELLINGS.filter((s) => s.bytes.length === n),
 );
 
+/** Longest stable head remembered: envelope, member key and two ids take ~150 B. */
+export const MAX_HEAD_BYTES = 1024;
+
 /** The stable head of an earlier event (`EventHeadReader.sameHead`) and what it said. */
 interface SameHead {
   readonly bytes: Uint8Array;
@@ -133,6 +136,7 @@ export class EventHeadReader {
 
   /** The event's payload, read from `buf[start, end)`, or `undefined`: parse it whole. */
   read(buf: Uint8Array, start: number, end: number): Payload | undefined {
+    if (end <= start) return undefined;
     let last = end - 1;
     while (last > start && (buf[last] as number) <= 0x20) last--;
     if (buf[last] !== CLOSE) return undefined;
@@ -182,6 +186,7 @@ export class EventHeadReader {
   private remember(): void {
     const { kind, bare, stableKind } = this;
     if (!this.stableTask || kind === undefined || (bare && !stableKind)) return;
+    if (this.stableEnd - this.start > MAX_HEAD_BYTES) return; // a hostile agent's huge ids stay with their chunk
     // A copy: `Buffer#slice` would be a view keeping the whole chunk alive with the stream.
     const bytes = Uint8Array.prototype.slice.call(this.buf, this.start, this.stableEnd);
     // Within the stable keys only a `kind` is shape evidence.

@@ -22,7 +22,7 @@
  * which W3C clients drop silently, is reported, because a gateway wants to know.
  */
 import { indexOfByte } from './byte-search.js';
-import { ByteCarry } from './byte-carry.js';
+import { ByteCarry, ByteParts } from './byte-carry.js';
 
 export interface SseEvent {
   readonly event: string | undefined;
@@ -83,6 +83,7 @@ const ID = bytesOf('id');
 const RETRY = bytesOf('retry');
 // `ignoreBOM`: a U+FEFF that starts an event's data is a character (only the stream's is dropped).
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const EMPTY = new Uint8Array(0);
 
 export function createSseDecoder(opts: SseDecoderOptions): SseDecoder {
   return new Decoder(opts);
@@ -119,17 +120,21 @@ class Decoder implements SseDecoder {
   private atStreamStart = true;
   /** The last chunk ended with CR: an LF that starts the next one belongs to it. */
   private afterCR = false;
-  /** The line a chunk ended inside of. */
-  private readonly line = new ByteCarry();
+  /** The line a chunk ended inside of, as views of its chunks. */
+  private readonly line = new ByteParts();
+  /** That line, joined, while it is being read. */
+  private joined: Uint8Array | undefined = undefined;
   /** Bytes of the current line came in an earlier chunk (held in `line`, or dropped while skipping). */
   private lineGoesOn = false;
   // The event in progress.
   private dataLines = 0;
   private dataBytes = 0;
-  /** Its one data line, where it lies in the chunk being pushed. */
+  /** Its one data line, where it lies: in the chunk being pushed, or in a buffer taken over from `line`. */
   private inPlace: Uint8Array | undefined = undefined;
   private inPlaceStart = 0;
   private inPlaceEnd = 0;
+  /** `inPlace` is the decoder's own buffer (a long line that came in pieces), not a pushed chunk. */
+  private inPlaceOwned = false;
   /** Its data, once it has more than one line or outlives the chunk it came in. */
   private readonly data = new ByteCarry();
   private eventType: string | undefined = undefined;
@@ -142,7 +147,8 @@ class Decoder implements SseDecoder {
   constructor(private readonly opts: SseDecoderOptions) {}
 
   get heldBytes(): number {
-    return this.line.length + this.data.length;
+    const owned = this.inPlaceOwned ? this.inPlaceEnd - this.inPlaceStart : 0;
+    return this.line.length + this.data.length + owned;
   }
 
   push(chunk: Uint8Array): void {
@@ -170,11 +176,11 @@ class Decoder implements SseDecoder {
       }
     }
     // The event goes on in the next chunk: keep its data line, which lies in this one.
-    if (this.inPlace !== undefined) this.copyInPlace();
+    if (this.inPlace !== undefined && !this.inPlaceOwned) this.copyInPlace();
   }
 
   end(): SseStats {
-    if (this.lineGoesOn) this.finishLine(this.line.bytes, 0, 0);
+    if (this.lineGoesOn) this.finishLine(EMPTY, 0, 0);
     if (this.skipping) this.unterminated = true;
     this.dispatch(true);
     return {
@@ -212,8 +218,11 @@ class Decoder implements SseDecoder {
     if (this.skipping) return; // a line of a skipped event, not blank: nothing to do
     if (end > from) this.holdLine(chunk, from, end);
     this.lineGoesOn = false;
-    if (!this.skipping) this.onLine(this.line.bytes, 0, this.line.length);
-    this.line.clear();
+    if (this.skipping) return;
+    const joined = this.line.join();
+    this.joined = joined;
+    this.onLine(joined, 0, joined.length);
+    this.joined = undefined;
   }
 
   private onLine(buf: Uint8Array, from: number, end: number): void {
@@ -246,7 +255,9 @@ class Decoder implements SseDecoder {
     const joined = this.dataBytes + (this.dataLines > 1 ? 1 : 0) + (end - from);
     if (joined > this.opts.maxEventBytes) return this.skip();
     this.dataBytes = joined;
-    if (this.dataLines === 1 && buf !== this.line.bytes) {
+    if (this.dataLines === 1) {
+      // A line that came in pieces was joined into a buffer of its own: no need to copy it again.
+      this.inPlaceOwned = buf === this.joined;
       this.inPlace = buf;
       this.inPlaceStart = from;
       this.inPlaceEnd = end;
@@ -260,6 +271,7 @@ class Decoder implements SseDecoder {
   private copyInPlace(): void {
     const buf = this.inPlace as Uint8Array;
     this.inPlace = undefined;
+    this.inPlaceOwned = false;
     this.data.append(buf, this.inPlaceStart, this.inPlaceEnd);
   }
 
@@ -268,6 +280,7 @@ class Decoder implements SseDecoder {
     this.oversizeEvents++;
     this.skipping = true;
     this.inPlace = undefined;
+    this.inPlaceOwned = false;
     this.line.clear();
     this.data.clear();
   }
@@ -276,7 +289,7 @@ class Decoder implements SseDecoder {
     const { dataLines, skipping, inPlace } = this;
     let event: DecodedEvent | undefined;
     if (dataLines > 0 && !skipping) {
-      const bytes = inPlace ?? this.data.copy();
+      const bytes = inPlace ?? this.data.take(); // handed to the event: no copy
       const start = inPlace !== undefined ? this.inPlaceStart : 0;
       event = new DecodedEvent(this.eventType, this.id, bytes, start, start + this.dataBytes, atEof ? true : undefined);
       if (atEof) this.unterminated = true;
@@ -285,6 +298,7 @@ class Decoder implements SseDecoder {
     this.dataLines = 0;
     this.dataBytes = 0;
     this.inPlace = undefined;
+    this.inPlaceOwned = false;
     this.data.clear();
     this.eventType = undefined;
     this.id = undefined;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RequestContext } from '../../src/a2a/checks.js';
-import { createEventHeadReader, type EventHeadReader } from '../../src/a2a/event-head.js';
+import { createEventHeadReader, MAX_HEAD_BYTES, type EventHeadReader } from '../../src/a2a/event-head.js';
 import { readError, readPayload, type Payload } from '../../src/a2a/payload.js';
 import { createRequestDecoder, type RequestFacts } from '../../src/a2a/request.js';
 import { createResponseDecoder, type ResponseFacts } from '../../src/a2a/response.js';
@@ -278,6 +278,20 @@ describe('the head a stream repeats', () => {
     chunk.fill(0); // the chunk is gone; the next event still reads from the remembered head
     const next = Buffer.from(event('TASK_STATE_COMPLETED', 2));
     expect(reader.read(next, 0, next.length)?.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('is not remembered past MAX_HEAD_BYTES (a huge context id), and events still read', () => {
+    const reader = createEventHeadReader({ taskId: TASK, jsonrpcId: '7', wholePayload: false }) as EventHeadReader;
+    const huge = (state: string) =>
+      enc.encode(event(state, 1).replace('"contextId":"c"', `"contextId":"${'c'.repeat(MAX_HEAD_BYTES)}"`));
+    expect(reader.read(huge('TASK_STATE_WORKING'), 0, huge('TASK_STATE_WORKING').length)?.state).toBe(
+      'TASK_STATE_WORKING',
+    );
+    expect(reader.heldBytes).toBe(0);
+    const short = enc.encode(event('TASK_STATE_WORKING', 1));
+    reader.read(short, 0, short.length);
+    expect(reader.heldBytes).toBeGreaterThan(0);
+    expect(reader.heldBytes).toBeLessThanOrEqual(MAX_HEAD_BYTES);
   });
 
   it('is read again when an event starts differently', () => {
