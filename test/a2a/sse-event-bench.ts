@@ -5,17 +5,24 @@
  * Not a test. Each stage is timed in CPU time in alternating short rounds against JSON.parse of
  * the events' data (the floor); printed: best µs per event and the median of the rounds' ratios.
  *
- * Results (2 shared cores under other load, Node 20; tsx and an esbuild bundle agree within 5 %):
- *                              statusUpdate      artifactUpdate
- *   JSON.parse of data         1.37–1.43 µs      1.16–1.24 µs
- *   UTF-8 decode (Utf8Stream)  0.05–0.06 (×0.05) 0.05–0.06 (×0.07)
- *   UTF-8 + SSE framing        0.12–0.13 (×0.10) 0.12–0.13 (×0.16)
- *   whole response decoder     1.92–2.00 (×1.45) 1.68–1.80 (×1.48)
- * So of ~1.95 µs per event: JSON.parse ~72 %, framing and UTF-8 ~6 %, readPayload, checks and
- * the state machine ~22 % (~0.4 µs). Framing on bytes instead of strings could save at most
- * ~0.1 µs per event. Since readPayload's member keys became named loads (perf-sse, 5cec520),
- * the whole decoder is ×1.33–1.35 (statusUpdate) and ×1.26–1.35 (artifactUpdate) of JSON.parse,
- * from ×1.37–1.43 and ×1.35–1.40 in the same alternating runs (~4 % less, ~0.07 µs per event).
+ * Results since the head read (issue #17; 2 shared cores under other load, Node 20, tsx):
+ *                              statusUpdate       artifactUpdate
+ *   JSON.parse of data         1.73 µs            1.47 µs
+ *   SSE framing (bytes)        0.19 (×0.11)       0.19 (×0.13)
+ *   framing + data as text     0.39 (×0.25)       0.38 (×0.28)
+ *   framing + JSON.parse       2.43 (×1.40)       2.17 (×1.45)
+ *   framing + head read        0.72 (×0.44)       0.37 (×0.26)
+ *   response decoder, head     0.81 (×0.51)       0.45 (×0.32)
+ *   response decoder, full     2.37 (×1.75)       2.43 (×1.68)
+ * The head read stops after the state (statusUpdate; this event has `metadata` before its
+ * status, skipped) or the task id (artifactUpdate); the bytes a stream repeats before that are
+ * compared with memcmp. Text is made only for events parsed whole (the first, and `full`).
+ *
+ * Before (eventsource-parser over Utf8Stream's text, every event parsed whole), on the same
+ * events: JSON.parse 1.37–1.43 µs, UTF-8 decode ×0.05, UTF-8 + framing ×0.10, the whole decoder
+ * ×1.33–1.35 (statusUpdate) and ×1.26–1.35 (artifactUpdate). So `full` now costs ~×0.4 of a
+ * JSON.parse more per event than the old decoder did (one decode per event instead of one per
+ * chunk, ~0.2 µs, and the rest in the readers), and `head`, the default, ~×0.8 less.
  *
  * Tried and dropped (issue #17, branch perf-sse, commit "Experiment: …"): a pass over the
  * event text that validates all of it (so `a2a.invalid-json` stays exact) but builds only the
@@ -114,6 +121,16 @@ for (const kind of ['statusUpdate', 'artifactUpdate'] as const) {
     },
     'SSE framing (bytes)': () => {
       const d = createSseDecoder({ maxEventBytes: 256 * 1024, onEvent: () => {} });
+      for (const c of chunks) d.push(c);
+      d.end();
+    },
+    'framing + data as text': () => {
+      const d = createSseDecoder({ maxEventBytes: 256 * 1024, onEvent: (e) => e.data });
+      for (const c of chunks) d.push(c);
+      d.end();
+    },
+    'framing + JSON.parse': () => {
+      const d = createSseDecoder({ maxEventBytes: 256 * 1024, onEvent: (e) => JSON.parse(e.data) });
       for (const c of chunks) d.push(c);
       d.end();
     },
