@@ -102,6 +102,9 @@ export class EventHeadReader {
   private buf: Uint8Array = EMPTY;
   private at = 0;
   private end = 0;
+  /** The text of the last string `quoted()` read. */
+  private spanFrom = 0;
+  private spanTo = 0;
   // What the event showed, for `payload()`.
   private kind: PayloadKind | undefined = undefined;
   private sawTaskId = false;
@@ -317,13 +320,9 @@ export class EventHeadReader {
 
   /** The usual spelling the state value here is, if it is one. */
   private stateSpelling(): Spelling | undefined {
-    if (this.peek() !== QUOTE) return undefined;
-    const from = this.at + 1;
-    const close = this.closingQuote(from);
-    if (close < 0 || close - from > 40) return undefined;
-    this.at = close + 1;
-    for (const s of SPELLINGS_BY_LENGTH[close - from] as readonly Spelling[]) {
-      if (this.spansAt(from, close, s.bytes)) return s;
+    if (!this.quoted() || this.spanTo - this.spanFrom > 40) return undefined;
+    for (const s of SPELLINGS_BY_LENGTH[this.spanTo - this.spanFrom] as readonly Spelling[]) {
+      if (this.spansAt(this.spanFrom, this.spanTo, s.bytes)) return s;
     }
     return undefined;
   }
@@ -355,39 +354,42 @@ export class EventHeadReader {
     return this.next() === COMMA;
   }
 
+  /** A string here with no escapes: its text is `[spanFrom, spanTo)`, the cursor after it. */
+  private quoted(): boolean {
+    if (this.peek() !== QUOTE) return false;
+    const from = this.at + 1;
+    const close = this.closingQuote(from);
+    if (close < 0) return false;
+    this.spanFrom = from;
+    this.spanTo = close;
+    this.at = close + 1;
+    return true;
+  }
+
+  /** The index in `names` of the span just read, or -1. */
+  private spanIndex(names: readonly Uint8Array[]): number {
+    for (let i = 0; i < names.length; i++)
+      if (this.spansAt(this.spanFrom, this.spanTo, names[i] as Uint8Array)) return i;
+    return -1;
+  }
+
   /**
    * A key and its colon: its index in `names`, -1 for another plain key, -2 when there is no
    * key here or it holds an escape.
    */
   private key(names: readonly Uint8Array[]): number {
-    if (this.peek() !== QUOTE) return -2;
-    const from = this.at + 1;
-    const close = this.closingQuote(from);
-    if (close < 0) return -2;
-    this.at = close + 1;
-    if (this.next() !== COLON) return -2;
-    for (let i = 0; i < names.length; i++) if (this.spansAt(from, close, names[i] as Uint8Array)) return i;
-    return -1;
+    if (!this.quoted() || this.next() !== COLON) return -2;
+    return this.spanIndex(names);
   }
 
   /** A string value equal to `want`, with no escapes. */
   private stringIs(want: Uint8Array): boolean {
-    if (this.peek() !== QUOTE) return false;
-    const from = this.at + 1;
-    const close = this.closingQuote(from);
-    this.at = close + 1;
-    return close >= 0 && this.spansAt(from, close, want);
+    return this.quoted() && this.spansAt(this.spanFrom, this.spanTo, want);
   }
 
   /** The index in `values` of the string value here (no escapes), or -1. */
   private stringIndex(values: readonly Uint8Array[]): number {
-    if (this.peek() !== QUOTE) return -1;
-    const from = this.at + 1;
-    const close = this.closingQuote(from);
-    if (close < 0) return -1;
-    this.at = close + 1;
-    for (let i = 0; i < values.length; i++) if (this.spansAt(from, close, values[i] as Uint8Array)) return i;
-    return -1;
+    return this.quoted() ? this.spanIndex(values) : -1;
   }
 
   private literal(word: Uint8Array): boolean {
