@@ -6,7 +6,6 @@
 const INITIAL_BYTES = 256;
 const KEEP_BYTES = 16 * 1024;
 const NONE = new Uint8Array(0);
-const COPY_BELOW = 4 * 1024;
 
 export class ByteCarry {
   /** The buffer; bytes `[0, length)` are held. Replaced when it grows. */
@@ -64,6 +63,9 @@ export class ByteCarry {
  * A view keeps its whole chunk alive, so the memory held is `length` plus at most the rest of the
  * first piece's chunk (a socket read: ≤ 64 KiB), as the old decoder's bound had a 64 KiB piece.
  */
+/** Pieces shorter than this are copied rather than kept as views. */
+const COPY_BELOW = 4 * 1024;
+
 export class ByteParts {
   private parts: Uint8Array[] = [];
   length = 0;

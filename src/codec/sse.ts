@@ -83,6 +83,7 @@ const ID = bytesOf('id');
 const RETRY = bytesOf('retry');
 // `ignoreBOM`: a U+FEFF that starts an event's data is a character (only the stream's is dropped).
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const EMPTY = new Uint8Array(0);
 const BufferClass = (globalThis as { Buffer?: { isBuffer(v: unknown): boolean } }).Buffer;
 
 /**
@@ -94,7 +95,6 @@ function text(buf: Uint8Array, from: number, to: number): string {
   if (BufferClass?.isBuffer(buf) === true) return (buf as Buffer).toString('utf8', from, to);
   return utf8.decode(buf.subarray(from, to));
 }
-const EMPTY = new Uint8Array(0);
 
 export function createSseDecoder(opts: SseDecoderOptions): SseDecoder {
   return new Decoder(opts);
@@ -133,14 +133,12 @@ class Decoder implements SseDecoder {
   private afterCR = false;
   /** The line a chunk ended inside of, as views of its chunks. */
   private readonly line = new ByteParts();
-  /** That line, joined, while it is being read. */
-  private joined: Uint8Array | undefined = undefined;
   /** Bytes of the current line came in an earlier chunk (held in `line`, or dropped while skipping). */
   private lineGoesOn = false;
   // The event in progress.
   private dataLines = 0;
   private dataBytes = 0;
-  /** Its one data line, where it lies: in the chunk being pushed, or in a buffer taken over from `line`. */
+  /** Its one data line, where it lies: in the chunk being pushed, or in the buffer `line` was joined into. */
   private inPlace: Uint8Array | undefined = undefined;
   private inPlaceStart = 0;
   private inPlaceEnd = 0;
@@ -214,9 +212,14 @@ class Decoder implements SseDecoder {
     return lf < 0 || cr < lf ? cr : lf;
   }
 
-  /** The chunk ended inside a line: hold its bytes, up to the cap. */
+  /** The chunk ended inside a line: hold its bytes. */
   private holdLine(chunk: Uint8Array, from: number, to: number): void {
     this.lineGoesOn = true;
+    this.keepPiece(chunk, from, to);
+  }
+
+  /** A piece of the line in progress, up to the cap (past it the event is skipped). */
+  private keepPiece(chunk: Uint8Array, from: number, to: number): void {
     if (this.skipping) return;
     if (this.line.length + this.dataBytes + (to - from) > this.opts.maxEventBytes + LINE_SLACK) return this.skip();
     this.line.append(chunk, from, to);
@@ -224,19 +227,17 @@ class Decoder implements SseDecoder {
 
   /** A line ended at `end` in `chunk`; it started at `from`, or in earlier chunks. */
   private finishLine(chunk: Uint8Array, from: number, end: number): void {
-    if (!this.lineGoesOn) return this.onLine(chunk, from, end);
+    if (!this.lineGoesOn) return this.onLine(chunk, from, end, false);
     this.lineGoesOn = false;
-    if (this.skipping) return; // a line of a skipped event, not blank: nothing to do
-    if (end > from) this.holdLine(chunk, from, end);
-    this.lineGoesOn = false;
+    this.keepPiece(chunk, from, end);
+    // A line of a skipped event (its bytes dropped): not blank, nothing to do.
     if (this.skipping) return;
     const joined = this.line.join();
-    this.joined = joined;
-    this.onLine(joined, 0, joined.length);
-    this.joined = undefined;
+    this.onLine(joined, 0, joined.length, true);
   }
 
-  private onLine(buf: Uint8Array, from: number, end: number): void {
+  /** One line, `buf[from, end)`; `owned`: `buf` is the decoder's own (a joined line), not a pushed chunk. */
+  private onLine(buf: Uint8Array, from: number, end: number, owned: boolean): void {
     let s = from;
     if (this.atStreamStart) {
       this.atStreamStart = false;
@@ -252,7 +253,7 @@ class Decoder implements SseDecoder {
     while (colon < end && buf[colon] !== COLON) colon++;
     let value = colon < end ? colon + 1 : end;
     if (value < end && buf[value] === SPACE) value++;
-    if (isName(buf, s, colon, DATA)) this.addData(buf, value, end);
+    if (isName(buf, s, colon, DATA)) this.addData(buf, value, end, owned);
     else if (isName(buf, s, colon, EVENT)) this.eventType = value < end ? text(buf, value, end) : undefined;
     else if (isName(buf, s, colon, ID)) {
       if (!hasNul(buf, value, end)) this.id = text(buf, value, end);
@@ -260,21 +261,21 @@ class Decoder implements SseDecoder {
     else this.invalidLines++;
   }
 
-  private addData(buf: Uint8Array, from: number, end: number): void {
+  private addData(buf: Uint8Array, from: number, end: number, owned: boolean): void {
     this.dataLines++;
     const joined = this.dataBytes + (this.dataLines > 1 ? 1 : 0) + (end - from);
     if (joined > this.opts.maxEventBytes) return this.skip();
     this.dataBytes = joined;
     if (this.dataLines === 1) {
       // A line that came in pieces was joined into a buffer of its own: no need to copy it again.
-      this.inPlaceOwned = buf === this.joined;
+      this.inPlaceOwned = owned;
       this.inPlace = buf;
       this.inPlaceStart = from;
       this.inPlaceEnd = end;
       return;
     }
     if (this.inPlace !== undefined) this.copyInPlace();
-    if (this.dataLines > 1) this.data.push(LF);
+    this.data.push(LF); // lines after the first are joined with LF
     this.data.append(buf, from, end);
   }
 

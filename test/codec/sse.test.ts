@@ -147,6 +147,23 @@ describe('SSE decoder', () => {
     check(result, { events: [{ data: 'a\nb' }] });
   });
 
+  it('holds a long line that comes in pieces until its event ends, then nothing', () => {
+    const events: SseEvent[] = [];
+    const decoder = createSseDecoder({ maxEventBytes: 64 * 1024, onEvent: (e) => events.push(e) });
+    const text = 'A'.repeat(40 * 1024);
+    const body = enc.encode(`data: ${text}\n\n`);
+    let maxHeld = 0;
+    for (let at = 0; at < body.length; at += 1000) {
+      decoder.push(body.subarray(at, at + 1000));
+      maxHeld = Math.max(maxHeld, decoder.heldBytes);
+    }
+    expect(maxHeld).toBeGreaterThan(text.length - 1000); // all but the last piece
+    expect(maxHeld).toBeLessThanOrEqual(text.length + 16);
+    expect(decoder.heldBytes).toBe(0);
+    expect(events.map((e) => e.data)).toEqual([text]);
+    expect(decoder.end()).toMatchObject({ events: 1, oversizeEvents: 0 });
+  });
+
   it('holds a bounded number of bytes while skipping a 20 MB event', () => {
     const events: SseEvent[] = [];
     const decoder = createSseDecoder({ maxEventBytes: 64 * 1024, onEvent: (e) => events.push(e) });
