@@ -16,11 +16,12 @@
  * task id and state (1.0), or at the end of the payload object (0.3, whose `final` sits at its
  * end). What it therefore does not see, past that point, and the full parse would report:
  * invalid JSON, duplicate keys, an envelope key after `result` (an `error` beside it), a second
- * member key (an ambiguous payload), and version-shape
- * evidence — it reports a 0.3 shape when the part it read shows one (a `kind`, a 0.3 state
- * spelling, `final`) and no shape otherwise. `inspection.streamEvents: full` turns it off.
+ * member key (an ambiguous payload), and version-shape evidence: it reports a 0.3 shape when
+ * the part it read shows one (a `kind`, a 0.3 state spelling, `final`), and no shape otherwise.
+ * `inspection.streamEvents: full` turns it off.
  */
 import { bytesAt } from '../codec/byte-search.js';
+import type { RequestContext } from './checks.js';
 import type { Payload, PayloadKind } from './payload.js';
 import { USUAL_SPELLINGS, type TaskState } from './task-state.js';
 
@@ -88,6 +89,13 @@ export interface HeadExpectation {
   readonly wholePayload: boolean;
 }
 
+/** What the stream answering `req` expects of its events, once it has named `taskId`. */
+export function headExpectation(req: RequestContext, taskId: string): HeadExpectation {
+  const jsonrpcId =
+    req.binding !== 'jsonrpc' ? null : req.jsonrpcIdPresent === true ? JSON.stringify(req.jsonrpcId) : undefined;
+  return { taskId, jsonrpcId, wholePayload: req.version === '0.3' };
+}
+
 /** A reader for one stream's events; `undefined` when its task id cannot be matched in place. */
 export function createEventHeadReader(expect: HeadExpectation): EventHeadReader | undefined {
   // Matched as bytes without unescaping: printable ASCII with nothing JSON would escape.
@@ -111,6 +119,7 @@ export class EventHeadReader {
   private state: TaskState | undefined = undefined;
   private final: boolean | undefined = undefined;
   private shape03 = false;
+  /** The payload has no member key around it (0.3 JSON-RPC): only an update's own keys are accepted. */
   private bare = false;
   /** What it needs is read: stop (1.0 streams). */
   private done = false;
@@ -182,7 +191,8 @@ export class EventHeadReader {
     this.sawTaskId = true;
     this.shape03 = head.shape03;
     this.at = this.start + head.bytes.length;
-    return this.fieldsFrom(head.bare, true);
+    this.bare = head.bare;
+    return this.fieldsFrom(true);
   }
 
   /** Keep this event's stable head when it holds the task id and the kind. */
@@ -220,7 +230,7 @@ export class EventHeadReader {
       if (k === RESULT) return sawId && this.readPayload();
       if (k === ID && this.jsonrpcId !== undefined) {
         const from = this.at;
-        if (!this.skipValue() || !this.spans(from, this.jsonrpcId)) return false;
+        if (!this.skipValue() || !this.spansAt(from, this.at, this.jsonrpcId)) return false;
         sawId = true;
       } else if (k === JSONRPC || k === ID) {
         if (!this.skipValue()) return false;
@@ -238,7 +248,7 @@ export class EventHeadReader {
       this.kind = MEMBER_KINDS[member];
       return this.open() && this.readFields(false);
     }
-    this.at = keyAt;
+    this.at = keyAt; // no member key: the payload itself (0.3 JSON-RPC)
     return this.readFields(true);
   }
 
@@ -247,11 +257,11 @@ export class EventHeadReader {
     if (this.peek() === CLOSE) return false; // `{}`: no task id
     this.bare = bare;
     this.stableRun = true;
-    return this.fieldsFrom(bare, false);
+    return this.fieldsFrom(false);
   }
 
   /** The fields from the cursor: at a key, or (`afterValue`) after one's value. */
-  private fieldsFrom(bare: boolean, afterValue: boolean): boolean {
+  private fieldsFrom(afterValue: boolean): boolean {
     for (let first = !afterValue; ; first = false) {
       if (!first) {
         if (!this.expect.wholePayload && this.complete()) return true;
@@ -260,7 +270,7 @@ export class EventHeadReader {
         if (next !== COMMA) return false;
       }
       const k = this.key(FIELDS);
-      if (!this.readField(k, bare)) return false;
+      if (!this.readField(k)) return false;
       if (this.done) return true;
       if (this.stableRun) this.extendStable(k);
     }
@@ -275,10 +285,10 @@ export class EventHeadReader {
   }
 
   /** The value of field `k` (an index in FIELDS, -1 another key, -2 none). */
-  private readField(k: number, bare: boolean): boolean {
+  private readField(k: number): boolean {
     if (k === KIND) {
       this.shape03 = true;
-      if (!bare) return this.skipValue();
+      if (!this.bare) return this.skipValue();
       const v = this.stringIndex(KIND_VALUES);
       if (v < 0) return false;
       this.kind = MEMBER_KINDS[v];
@@ -293,7 +303,7 @@ export class EventHeadReader {
       else return false;
       return true;
     }
-    return (k >= 0 || (k === -1 && !bare)) && this.skipValue();
+    return (k >= 0 || (k === -1 && !this.bare)) && this.skipValue();
   }
 
   /** The `status` object: its `state`, other keys skipped. */
@@ -407,10 +417,6 @@ export class EventHeadReader {
       if (b === BACKSLASH) return -1;
     }
     return -1;
-  }
-
-  private spans(from: number, want: Uint8Array): boolean {
-    return this.spansAt(from, this.at, want);
   }
 
   private spansAt(from: number, to: number, want: Uint8Array): boolean {

@@ -14,7 +14,7 @@
 import type { SseEvent, SseStats } from '../codec/sse.js';
 import type { Json } from '../codec/json-value.js';
 import { checkHistory, checkJsonRpcId, checkShape, checkTaskId, type RequestContext } from './checks.js';
-import { createEventHeadReader, type EventHeadReader } from './event-head.js';
+import { createEventHeadReader, headExpectation, type EventHeadReader } from './event-head.js';
 import type { FindingSink } from './findings.js';
 import { readError, readPayload, type ErrorFacts, type Payload, type PayloadKind } from './payload.js';
 import { isInterrupted, isTerminal, type TaskState } from './task-state.js';
@@ -260,11 +260,7 @@ class Machine implements StreamMachine {
 
   private nameTask(taskId: string): void {
     this.taskId = taskId;
-    const { req } = this;
-    if (!this.readHeads) return;
-    const jsonrpcId =
-      req.binding !== 'jsonrpc' ? null : req.jsonrpcIdPresent === true ? JSON.stringify(req.jsonrpcId) : undefined;
-    this.heads = createEventHeadReader({ taskId, jsonrpcId, wholePayload: req.version === '0.3' });
+    if (this.readHeads) this.heads = createEventHeadReader(headExpectation(this.req, taskId));
   }
 }
 

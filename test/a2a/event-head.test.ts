@@ -7,7 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RequestContext } from '../../src/a2a/checks.js';
-import { createEventHeadReader, MAX_HEAD_BYTES, type EventHeadReader } from '../../src/a2a/event-head.js';
+import {
+  createEventHeadReader,
+  headExpectation,
+  MAX_HEAD_BYTES,
+  type EventHeadReader,
+} from '../../src/a2a/event-head.js';
 import { readError, readPayload, type Payload } from '../../src/a2a/payload.js';
 import { createRequestDecoder, type RequestFacts } from '../../src/a2a/request.js';
 import { createResponseDecoder, type ResponseFacts } from '../../src/a2a/response.js';
@@ -28,9 +33,7 @@ function requestOf(c: Capture): RequestFacts {
 }
 
 function readerFor(req: RequestContext, taskId: string): EventHeadReader | undefined {
-  const jsonrpcId =
-    req.binding !== 'jsonrpc' ? null : req.jsonrpcIdPresent === true ? JSON.stringify(req.jsonrpcId) : undefined;
-  return createEventHeadReader({ taskId, jsonrpcId, wholePayload: req.version === '0.3' });
+  return createEventHeadReader(headExpectation(req, taskId));
 }
 
 /** What the full read makes of one event's data (src/a2a/stream.ts `classify`). */
