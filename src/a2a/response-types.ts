@@ -5,7 +5,7 @@
 import type { Finding } from './findings.js';
 import type { ProtocolVersion } from './operations.js';
 import type { ErrorFacts } from './payload.js';
-import type { StreamFacts, StreamProgress } from './stream.js';
+import type { StreamEventsMode, StreamFacts, StreamProgress } from './stream.js';
 import type { TaskState } from './task-state.js';
 import type { ResponseTag } from './unary.js';
 export interface ResponseHead {
@@ -28,7 +28,7 @@ export interface ResponseDecoderOptions {
    */
   readonly maxEventBytes?: number;
   /** How later stream events are read: from their heads in place (default) or whole (src/a2a/event-head.ts). */
-  readonly streamEvents?: 'head' | 'full';
+  readonly streamEvents?: StreamEventsMode;
 }
 
 export type ResponseBodyKind = 'json' | 'sse' | 'grpc' | 'other' | 'empty';

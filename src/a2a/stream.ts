@@ -82,15 +82,17 @@ export interface StreamMachine extends StreamProgress {
   end(sse: SseStats, aborted: boolean): StreamFacts;
 }
 
+/**
+ * How a task stream's later events are read (config `inspection.streamEvents`): `head` from their
+ * heads in place (src/a2a/event-head.ts says what that does not see), `full` each parsed whole.
+ */
+export type StreamEventsMode = 'head' | 'full';
+
 export interface StreamMachineOptions {
   /** Monotonic milliseconds; enables `firstEventMs`. */
   readonly clock?: () => number;
-  /**
-   * `head` (default): once the stream has named its task, status and artifact updates are read
-   * from their heads in place (src/a2a/event-head.ts says what that does not see); `full`: every
-   * event parsed whole.
-   */
-  readonly streamEvents?: 'head' | 'full';
+  /** Default `head`. */
+  readonly streamEvents?: StreamEventsMode;
 }
 
 export function createStreamMachine(

@@ -21,12 +21,13 @@ import type { A2AFacts, ExchangeRecord, TaskMarks } from '../exchange/record.js'
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { InspectionBudget } from './budget.js';
 import { toFacts } from './facts.js';
+import type { StreamEventsMode } from '../a2a/stream.js';
 
 export interface InspectorOptions {
   /** Most bytes inspection reads (and holds) per exchange, whatever the body's size. */
   readonly maxBytes: number;
   /** How later stream events are read (`inspection.streamEvents`; default `head`). */
-  readonly streamEvents?: 'head' | 'full';
+  readonly streamEvents?: StreamEventsMode;
   readonly tracker: TaskTracker;
   /** What all exchanges' decoders may hold together (src/inspect/budget.ts); none: no global cap. */
   readonly budget?: InspectionBudget;
