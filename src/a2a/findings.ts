@@ -70,7 +70,8 @@ export const RULES = {
   'a2a.version-shape-mismatch': {
     section: '§3.6.2, §5.5 (wire-reference §6.3, §6.4)',
     severity: 'error',
-    description: 'Request of one protocol version answered in the wire shape of the other.',
+    description:
+      "Request of one protocol version answered in the wire shape of the other (a task stream's later updates show their shape only in their head unless inspection.streamEvents is full).",
   },
   'a2a.version-header-missing': {
     section: '§3.6.1, §3.6.2 (wire-reference §1.4)',
@@ -110,7 +111,8 @@ export const RULES = {
   'a2a.invalid-json': {
     section: '§9.1, §11.1; JSON-RPC 2.0 -32700',
     severity: 'error',
-    description: 'Body or stream event is not valid JSON.',
+    description:
+      "Body or stream event is not valid JSON (a task stream's later updates are checked only as far as their head unless inspection.streamEvents is full).",
   },
   'a2a.invalid-protobuf': {
     section: '§10 (wire-reference §1.3); docs/proto/, gRPC over HTTP/2 Length-Prefixed-Message',
