@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { agentForHost, resolvePathRoute, type HostRoutes } from './proxy/route.js';
-import { GatewayError } from './transport/errors.js';
-import { REST_CONTEXT, sendGatewayError } from './proxy/error-response.js';
+import { GatewayError } from './errors/gateway-error.js';
+import { REST_CONTEXT, sendGatewayError } from './errors/json-answer.js';
 import { refusalOf } from './proxy/request-checks.js';
 import type { PeerTrust } from './proxy/public-url.js';
 import { applyClientLimits, serverOptions, type ClientLimits } from './transport/client-limits.js';

@@ -10,7 +10,7 @@
  */
 import type { JsonBinding } from '../a2a/operations.js';
 import type { BodyRewrite, RewriteResult } from '../proxy/rewrite-buffer.js';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import type { Owners } from '../tasks/tracker.js';
 
 /** Largest ListTasks answer the filter holds (a page of 100 tasks with history fits easily). */

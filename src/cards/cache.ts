@@ -23,7 +23,7 @@ import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 
 import type { Dispatcher } from 'undici';
 import type { Upstream } from '../transport/upstream.js';
 import { discardBody, readCapped } from '../transport/read-capped.js';
-import { GatewayError, upstreamFailure } from '../transport/errors.js';
+import { GatewayError, upstreamFailure } from '../errors/gateway-error.js';
 import { GATEWAY_USER_AGENT } from '../version.js';
 import type { Logger } from '../log.js';
 

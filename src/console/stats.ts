@@ -12,7 +12,7 @@ import { MINUTE_MS, MinuteRing, WINDOW_MINUTES } from './minute-ring.js';
 import { latencyBucket, quantileMs, LATENCY_BUCKETS } from './latency-histogram.js';
 import { FindingsLog } from './findings-log.js';
 
-/** What an agent's connection failures look like on the record (src/transport/errors.ts). */
+/** What an agent's connection failures look like on the record (src/errors/gateway-error.ts). */
 const UNREACHABLE = 'UPSTREAM_UNREACHABLE';
 /** Marks an exchange counted in `openStreams` (exchange.state key). */
 const STREAM_KEY: object = Object.freeze({ key: 'console.stream' });

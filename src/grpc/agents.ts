@@ -9,7 +9,7 @@
 import type { CardCache } from '../cards/cache.js';
 import type { ProtocolVersion } from '../a2a/operations.js';
 import type { Upstream } from '../transport/upstream.js';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { GrpcChannel } from './channel.js';
 import { isHostPort } from '../a2a/url-host.js';
 

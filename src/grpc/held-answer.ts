@@ -10,7 +10,7 @@
  */
 import type { Finding } from '../a2a/findings.js';
 import { encodeGrpcFrame, GrpcFrameReader, GRPC_PREFIX_BYTES } from '../codec/grpc-frames.js';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 
 export type MessageResult =
   | { readonly message: Uint8Array; readonly findings?: readonly Finding[] }

@@ -17,7 +17,7 @@
 import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
 import type { Upstream } from '../transport/upstream.js';
 import { upstreamRequestHeaders } from '../transport/headers.js';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import type { Exchange, ObserverSet } from '../exchange/exchange.js';
 import type { InFlight } from '../exchange/in-flight.js';
 import { RequestClassifier } from '../proxy/classify.js';
@@ -27,7 +27,7 @@ import type { ClientLimits } from '../transport/client-limits.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { asHttp1, openCall, type GrpcCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
-import { grpcFailureOf, sendGrpcFailure } from './answer.js';
+import { grpcFailureOf, sendGrpcFailure } from '../errors/grpc-answer.js';
 import { relayGrpc } from './relay.js';
 import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';

@@ -5,7 +5,7 @@
  */
 import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { GrpcFrameReader } from '../codec/grpc-frames.js';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { streamFailureCause, type GrpcChannel } from './channel.js';
 import { grpcCodeOf } from '../a2a/grpc/status.js';
 

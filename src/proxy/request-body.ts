@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 
 export interface RequestBody {
   /** The bytes read so far (the whole body when `complete`). */

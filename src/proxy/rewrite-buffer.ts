@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Finding } from '../a2a/findings.js';
-import type { GatewayError } from '../transport/errors.js';
+import type { GatewayError } from '../errors/gateway-error.js';
 
 export type RewriteResult =
   | { body: Buffer; headers: string[]; findings?: readonly Finding[] }

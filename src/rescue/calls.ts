@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { Upstream } from '../transport/upstream.js';
 import { clientResponseHeaders } from '../transport/headers.js';
-import { GatewayError } from '../transport/errors.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { readCapped } from '../transport/read-capped.js';
 import { createSseDecoder } from '../codec/sse.js';
 import type { UpstreamCall } from './wire.js';

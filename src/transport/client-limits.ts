@@ -9,8 +9,8 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
-import { GatewayError, type GatewayErrorReason } from './errors.js';
-import { errorBody, REST_CONTEXT } from '../proxy/error-response.js';
+import { GatewayError, type GatewayErrorReason } from '../errors/gateway-error.js';
+import { errorBody, REST_CONTEXT } from '../errors/json-answer.js';
 import { normalizeAddress } from '../proxy/public-url.js';
 
 export type ClientLimits = GatewayConfig['limits'];

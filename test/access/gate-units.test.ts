@@ -8,12 +8,12 @@ import { checkOwnership } from '../../src/access/ownership.js';
 import { LIST_TASKS_MAX_BYTES, listTasksFilter } from '../../src/access/list-tasks.js';
 import { RateLimit } from '../../src/access/rate-limit.js';
 import { withGatewaySecurity } from '../../src/cards/security.js';
-import { A2AError, a2aErrorBody, sendA2AError, taskNotFound } from '../../src/proxy/a2a-error.js';
+import { A2AError, a2aErrorBody, sendA2AError, taskNotFound } from '../../src/errors/a2a-error.js';
 import type { Principal } from '../../src/access/principal.js';
 import type { RequestFacts } from '../../src/a2a/request.js';
 import type { Operation } from '../../src/a2a/operations.js';
 import type { RewriteResult } from '../../src/proxy/rewrite-buffer.js';
-import { GatewayError } from '../../src/transport/errors.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
 
 const alice: Principal = { id: 'alice', groups: ['team-a'], via: 'api-key' };
 const olga: Principal = { id: 'olga', groups: ['ops', 'oncall'], via: 'jwt' };

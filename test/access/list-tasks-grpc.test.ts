@@ -10,7 +10,7 @@ import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { ownedTasksFilter } from '../../src/access/answer-filter.js';
 import type { OwnersOf } from '../../src/access/list-tasks.js';
 import type { MessageResult } from '../../src/grpc/held-answer.js';
-import { GatewayError } from '../../src/transport/errors.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
 
 type Response = Parameters<typeof A2AService.listTasks.responseSerialize>[0];
 

@@ -6,7 +6,7 @@
 import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../a2a/operations.js';
 import { TASK_STATES, type TaskState } from '../../a2a/task-state.js';
 import { RULE_IDS } from '../../a2a/findings.js';
-import { GATEWAY_ERROR_REASONS } from '../../transport/errors.js';
+import { GATEWAY_ERROR_REASONS } from '../../errors/gateway-error.js';
 import type { A2AFacts } from '../../exchange/record.js';
 import { exchangeKind } from '../../exchange/kind.js';
 import { ACCESS_DENIALS, PUSH_REFUSALS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../../exchange/record.js';

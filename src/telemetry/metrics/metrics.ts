@@ -11,7 +11,7 @@ import type { AccessFacts, ExchangeRecord, Finding } from '../../exchange/record
 import type { TaskCensus, TaskListener, TaskTracker } from '../../tasks/tracker.js';
 import { METRICS, RELOAD_RESULTS, type FamilyDef, type HistogramFamilyDef } from './metric-names.js';
 import { createLabeler, type Labeler } from './labels.js';
-import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../transport/errors.js';
+import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../errors/gateway-error.js';
 import { ACCESS_DENIALS, PUSH_REFUSALS, STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 import { STORE_OPERATIONS, type StoreStatusView } from '../../state/store-status.js';

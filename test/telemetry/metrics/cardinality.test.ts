@@ -18,7 +18,7 @@ import { RELOAD_RESULTS } from '../../../src/telemetry/metrics/metric-names.js';
 import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../../src/a2a/operations.js';
 import { TASK_STATES } from '../../../src/a2a/task-state.js';
 import { RULE_IDS } from '../../../src/a2a/findings.js';
-import { GATEWAY_ERROR_REASONS } from '../../../src/transport/errors.js';
+import { GATEWAY_ERROR_REASONS } from '../../../src/errors/gateway-error.js';
 import {
   ACCESS_DENIALS,
   EXCHANGE_KINDS,

@@ -8,7 +8,7 @@
  * ErrorInfo.domain is "a2a-gateway" so clients can tell gateway errors from the agent's.
  */
 import type { ServerResponse } from 'node:http';
-import type { GatewayError } from '../transport/errors.js';
+import type { GatewayError } from './gateway-error.js';
 import type { RequestFacts } from '../a2a/request.js';
 import type { JsonBinding, ProtocolVersion } from '../a2a/operations.js';
 import { contentTypeFor } from '../a2a/content-type.js';

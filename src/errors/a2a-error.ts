@@ -12,7 +12,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { contentTypeFor } from '../a2a/content-type.js';
-import type { ErrorContext } from './error-response.js';
+import type { ErrorContext } from './json-answer.js';
 
 const KINDS = {
   TaskNotFound: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' },

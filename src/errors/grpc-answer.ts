@@ -2,10 +2,10 @@
  * The gateway's own answers on the gRPC binding (issue #16 item 5): a trailers-only response
  * (gRPC over HTTP/2: HEADERS with END_STREAM carrying `grpc-status`) when nothing has been sent,
  * or trailers after what was relayed. The status comes from the GatewayError's `rpcStatus`
- * (src/transport/errors.ts, one table for every binding); `grpc-status-details-bin` carries a
+ * (src/errors/gateway-error.ts, one table for every binding); `grpc-status-details-bin` carries a
  * google.rpc.Status with an ErrorInfo (domain `a2a-gateway`), as A2A asks of errors (§10.6). The
  * protocol's own errors the gateway answers (TaskNotFound under task ownership,
- * src/proxy/a2a-error.ts) get the status and ErrorInfo an A2A agent gives them, and the answer
+ * src/errors/a2a-error.ts) get the status and ErrorInfo an A2A agent gives them, and the answer
  * is framed as the SDK's gRPC server (@grpc/grpc-js) frames it — content type
  * `application/grpc+proto`, `grpc-message` percent-encoded as grpc-js does (`encodeURI`), on a
  * server-streaming rpc the headers first and the status in trailers, no ErrorInfo metadata — so
@@ -13,8 +13,8 @@
  */
 import { constants, type Http2ServerResponse, type ServerHttp2Stream } from 'node:http2';
 import { encodeStatusDetails, grpcCodeOf, percentEncodeGrpcMessage } from '../a2a/grpc/status.js';
-import { A2AError } from '../proxy/a2a-error.js';
-import { GatewayError } from '../transport/errors.js';
+import { A2AError } from './a2a-error.js';
+import { GatewayError } from './gateway-error.js';
 
 export interface GrpcFailure {
   readonly code: number;
