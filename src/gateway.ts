@@ -35,7 +35,7 @@ import type { LastReload, ReloadReport } from './reload/report.js';
 import type { AdminSources } from './control/admin-app.js';
 import { createConsoleParts } from './console/console-parts.js';
 import type { FeedStats } from './console/feed.js';
-import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from './grpc/listeners.js';
+import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from './bindings/grpc/listeners.js';
 
 export type { AdminSources } from './control/admin-app.js';
 

@@ -10,11 +10,11 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { agentForHost, resolvePathRoute, type HostRoutes } from './proxy/route.js';
+import { agentForHost, resolvePathRoute, type HostRoutes } from './pipeline/route.js';
 import { GatewayError } from './errors/gateway-error.js';
 import { REST_CONTEXT, sendGatewayError } from './errors/json-answer.js';
-import { refusalOf } from './proxy/request-checks.js';
-import type { PeerTrust } from './proxy/public-url.js';
+import { refusalOf } from './bindings/http/request-checks.js';
+import type { PeerTrust } from './transport/peer.js';
 import { applyClientLimits, serverOptions, type ClientLimits } from './transport/client-limits.js';
 
 /** What one config generation answers traffic with. */

@@ -2,7 +2,7 @@
 // this design, then the next design to try"). Two pass-throughs with none of the gateway's work:
 //
 //   --mode http  the gateway's design and nothing else: a node:http server, the body read whole,
-//                one undici Pool.dispatch per request (as src/proxy/forward.ts), the answer
+//                one undici Pool.dispatch per request (as src/bindings/http/forward.ts), the answer
 //                relayed chunk by chunk with backpressure. No routing table, no header hygiene,
 //                no decoding, no record, no log, no metrics. What this does per request is the
 //                floor of the current design: the gateway cannot cost less than it.
@@ -63,7 +63,7 @@ function httpFloor() {
 
 /**
  * A minimal undici dispatch handler: headers, each chunk as it comes (paused on backpressure).
- * A client that leaves aborts the agent's request, as the gateway does (src/proxy/forward.ts):
+ * A client that leaves aborts the agent's request, as the gateway does (src/bindings/http/forward.ts):
  * otherwise a paused response would hold its pooled connection forever.
  */
 function relay(res) {

@@ -165,7 +165,7 @@ export function rewriteCardBytes(
   place: CardPlace,
   agentUrl: string,
   publicAgentUrl: string,
-  /** The gateway's gRPC `host:port` for this agent (src/grpc/card-address.ts); undefined: none. */
+  /** The gateway's gRPC `host:port` for this agent (src/bindings/grpc/card-address.ts); undefined: none. */
   grpcAuthority?: string,
 ): CardBytesRewrite {
   const changed: UrlChange[] = [];

@@ -101,7 +101,7 @@ export function rewriteCardProto(
   version: ProtocolVersion,
   agentUrl: string,
   publicAgentUrl: string,
-  /** The gateway's gRPC `host:port` for this agent (src/grpc/card-address.ts); undefined: none. */
+  /** The gateway's gRPC `host:port` for this agent (src/bindings/grpc/card-address.ts); undefined: none. */
   grpcAuthority?: string,
 ): CardBytesRewrite {
   const edits = new UrlEdits(agentUrl, publicAgentUrl, grpcAuthority);

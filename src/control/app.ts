@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
-import { publicBaseUrl, type PeerTrust } from '../proxy/public-url.js';
+import { publicBaseUrl, type PeerTrust } from '../transport/peer.js';
 import type { LastReload } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses } from './answers.js';

@@ -14,11 +14,11 @@ import type { GatewayConfig } from '../config/schema.js';
 import { closeUpstream, createUpstream, type Upstream } from '../transport/upstream.js';
 import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
-import { createAgentPipeline } from '../proxy/pipeline.js';
-import { hostRoutes } from '../proxy/route.js';
+import { createAgentPipeline } from '../bindings/http/pipeline.js';
+import { hostRoutes } from '../pipeline/route.js';
 import type { ObserverSet } from '../exchange/exchange.js';
 import { InFlight } from '../exchange/in-flight.js';
-import { PeerTrust } from '../proxy/public-url.js';
+import { PeerTrust } from '../transport/peer.js';
 import { createControlApp } from '../control/app.js';
 import { createAdminApp, type AdminSources } from '../control/admin-app.js';
 import { mountConsolePage } from '../console/page.js';
@@ -33,11 +33,11 @@ import type { ConsoleParts } from '../console/console-parts.js';
 import type { ConsoleApiDeps } from '../console/api.js';
 import { availableParallelism } from 'node:os';
 import { GATEWAY_VERSION } from '../version.js';
-import { createGrpcPipeline } from '../grpc/pipeline.js';
-import { GrpcAgents } from '../grpc/agents.js';
-import type { GrpcHandlers } from '../grpc/listener.js';
-import type { GrpcPorts } from '../grpc/ports.js';
-import { agentForHost } from '../proxy/route.js';
+import { createGrpcPipeline } from '../bindings/grpc/pipeline.js';
+import { GrpcAgents } from '../bindings/grpc/agents.js';
+import type { GrpcHandlers } from '../bindings/grpc/listener.js';
+import type { GrpcPorts } from '../bindings/grpc/ports.js';
+import { agentForHost } from '../pipeline/route.js';
 
 /** What outlives reloads (made once in src/gateway.ts). */
 export interface Shared {
@@ -74,7 +74,7 @@ export interface Generation extends TrafficHandlers {
   readonly inFlight: InFlight;
   /** The admin listener's app, as a node:http listener. */
   readonly admin: RequestListener;
-  /** What the gRPC listeners answer with (src/grpc/). */
+  /** What the gRPC listeners answer with (src/bindings/grpc/). */
   readonly grpc: GrpcHandlers;
   /** The HTTP/2 channels to the agents' gRPC interfaces, closed with the generation. */
   readonly grpcAgents: GrpcAgents;

@@ -42,7 +42,7 @@ export function restartOnlyChanges(running: GatewayConfig, next: GatewayConfig):
 
 /**
  * An agent's own gRPC port (`agents.{name}.grpc.listen`) is a listener, opened at start-up
- * (src/grpc/listeners.ts): one added, moved or removed by a reload needs a restart. The rest of
+ * (src/bindings/grpc/listeners.ts): one added, moved or removed by a reload needs a restart. The rest of
  * the agent's config applies (a removed port keeps serving the agent until then).
  */
 function agentListenerChanges(running: GatewayConfig, next: GatewayConfig): string[] {

@@ -58,7 +58,7 @@ export interface RescueRequest {
 }
 
 /** The answer to a rescued call at the end of the shutdown grace: the task id when known, so the
- * client can poll it on another instance (both bindings' rescues: this file, src/grpc/rescue.ts). */
+ * client can poll it on another instance (both bindings' rescues: this file, src/bindings/grpc/rescue.ts). */
 export function shuttingDown(taskId: string | undefined): GatewayError {
   const message = taskId
     ? `the gateway is shutting down; task ${taskId} goes on at the agent: poll it with GetTask or subscribe to it`

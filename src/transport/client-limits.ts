@@ -11,7 +11,7 @@ import type { Server as NetServer, Socket } from 'node:net';
 import type { GatewayConfig } from '../config/schema.js';
 import { GatewayError, type GatewayErrorReason } from '../errors/gateway-error.js';
 import { errorBody, REST_CONTEXT } from '../errors/json-answer.js';
-import { normalizeAddress } from '../proxy/public-url.js';
+import { normalizeAddress } from './peer.js';
 
 export type ClientLimits = GatewayConfig['limits'];
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { deadUrl } from '../support/scripted-upstream.js';
-import { clientAddress } from '../../src/proxy/public-url.js';
+import { clientAddress } from '../../src/transport/peer.js';
 import type { IncomingMessage } from 'node:http';
 
 let gateway: RunningGateway;

@@ -1,7 +1,7 @@
 /**
  * A refusal answered while the client is still sending its body ends the connection (the rest is
  * never read), whatever refused it; a refusal of a request read whole keeps the connection.
- * One mechanism in the pipeline's last-resort answer (src/proxy/pipeline.ts `answerUnexpected`).
+ * One mechanism in the pipeline's last-resort answer (src/bindings/http/pipeline.ts `answerUnexpected`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';

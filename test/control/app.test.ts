@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { createControlApp } from '../../src/control/app.js';
 import type { CardRegistry, PublicAgentStatus } from '../../src/cards/registry.js';
 import type { Upstream } from '../../src/transport/upstream.js';
-import { PeerTrust } from '../../src/proxy/public-url.js';
+import { PeerTrust } from '../../src/transport/peer.js';
 
 function appWith(mayList?: (req: IncomingMessage, agent: string) => Promise<boolean> | boolean) {
   const upstreams = new Map(['a', 'b', 'c'].map((name) => [name, { name } as unknown as Upstream]));

@@ -1,10 +1,10 @@
 // The pure pieces of the gRPC binding: the client's deadline header, where an agent serves gRPC
 // (from config or its card), and where the gateway serves it for the agent's card.
 import { describe, expect, it } from 'vitest';
-import { formatGrpcTimeout, parseGrpcTimeout } from '../../src/grpc/timeout-header.js';
-import { grpcInterfaces, grpcOrigin } from '../../src/grpc/agents.js';
-import { gatewayGrpcAuthority } from '../../src/grpc/card-address.js';
-import { grpcPorts } from '../../src/grpc/ports.js';
+import { formatGrpcTimeout, parseGrpcTimeout } from '../../src/bindings/grpc/timeout-header.js';
+import { grpcInterfaces, grpcOrigin } from '../../src/bindings/grpc/agents.js';
+import { gatewayGrpcAuthority } from '../../src/bindings/grpc/card-address.js';
+import { grpcPorts } from '../../src/bindings/grpc/ports.js';
 
 describe('grpc-timeout', () => {
   it('reads every unit of gRPC over HTTP/2 and refuses malformed values', () => {

@@ -1,8 +1,8 @@
-// The held gRPC answer (src/grpc/held-answer.ts): one plain message goes to the rewrite and comes
+// The held gRPC answer (src/bindings/grpc/held-answer.ts): one plain message goes to the rewrite and comes
 // back framed; anything else is the rewrite's to judge; past `maxBytes` it is refused, whole.
 import { describe, expect, it } from 'vitest';
 import { encodeGrpcFrame } from '../../src/codec/grpc-frames.js';
-import { HeldAnswer, type HeldResult, type MessageRewrite } from '../../src/grpc/held-answer.js';
+import { HeldAnswer, type HeldResult, type MessageRewrite } from '../../src/bindings/grpc/held-answer.js';
 
 const upper: MessageRewrite = {
   apply: (message) => ({ message: new TextEncoder().encode(new TextDecoder().decode(message).toUpperCase()) }),

@@ -18,7 +18,7 @@ describe('folder rules', () => {
     "import { trace } from '@opentelemetry/api';\nexport const t = trace;\n",
   ];
 
-  it.each(['src/proxy/x.ts', 'src/exchange/x.ts', 'src/rescue/x.ts', 'src/gateway-x.ts'])(
+  it.each(['src/pipeline/x.ts', 'src/bindings/http/x.ts', 'src/exchange/x.ts', 'src/rescue/x.ts', 'src/gateway-x.ts'])(
     'refuses prom-client and OpenTelemetry imports in %s',
     async (file) => {
       for (const code of telemetryImports) {

@@ -1,10 +1,10 @@
 /**
- * The shared keepalive timer (src/proxy/keepalive-wheel.ts): an entry is told after a full period
+ * The shared keepalive timer (src/bindings/http/keepalive-wheel.ts): an entry is told after a full period
  * of quiet and every period after that, a touch starts its quiet time again, and one timer serves
  * every entry of a period. Fake timers and a fake clock: the wheel's own schedule, no sockets.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KeepaliveWheel, keepaliveWheel, type QuietEntry } from '../../src/proxy/keepalive-wheel.js';
+import { KeepaliveWheel, keepaliveWheel, type QuietEntry } from '../../src/bindings/http/keepalive-wheel.js';
 
 function entry(name: string, log: string[]): QuietEntry {
   return {

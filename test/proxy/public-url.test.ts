@@ -1,7 +1,7 @@
-/** The public URL of an agent routed by host (src/proxy/public-url.ts `publicHostUrl`). */
+/** The public URL of an agent routed by host (src/transport/peer.ts `publicHostUrl`). */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { publicHostUrl } from '../../src/proxy/public-url.js';
+import { publicHostUrl } from '../../src/transport/peer.js';
 
 const req = (headers: Record<string, string>, encrypted = false) =>
   ({ headers, socket: encrypted ? { encrypted: true } : {} }) as unknown as IncomingMessage;

@@ -1,6 +1,6 @@
-/** Routing decisions (src/proxy/route.ts), pure: host routes from the config, hostnames of `Host`. */
+/** Routing decisions (src/pipeline/route.ts), pure: host routes from the config, hostnames of `Host`. */
 import { describe, expect, it } from 'vitest';
-import { agentForHost, hostnameOf, hostRoutes, resolvePathRoute } from '../../src/proxy/route.js';
+import { agentForHost, hostnameOf, hostRoutes, resolvePathRoute } from '../../src/pipeline/route.js';
 
 const routes = hostRoutes({
   reviewer: { hosts: ['code-reviewer.agents.example.com', 'localhost'] },

@@ -1,11 +1,11 @@
 /**
- * Where a relayed SSE stream stands (src/proxy/sse-keepalive.ts), from the last bytes only: a
+ * Where a relayed SSE stream stands (src/bindings/http/sse-keepalive.ts), from the last bytes only: a
  * boundary split over chunks is still seen, and no chunk is kept.
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
-import { SseKeepalive } from '../../src/proxy/sse-keepalive.js';
+import { SseKeepalive } from '../../src/bindings/http/sse-keepalive.js';
 
 function stream(...chunks: string[]): SseKeepalive {
   const s = new SseKeepalive({} as ServerResponse, {} as ExchangeRecord);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normaliseTarget } from '../../src/proxy/target.js';
+import { normaliseTarget } from '../../src/bindings/http/target.js';
 
 const ok = (rest: string) => {
   const t = normaliseTarget(rest);

@@ -1,5 +1,5 @@
 /**
- * Routing by host (`agents.{name}.hosts`, src/proxy/route.ts): the official SDK clients, given
+ * Routing by host (`agents.{name}.hosts`, src/pipeline/route.ts): the official SDK clients, given
  * only `http://localhost:<port>/`, run the A2A scenarios through the gateway to real SDK agents
  * on loopback (`localhost` resolves to 127.0.0.1 here, where the gateway listens). The served
  * card points at that host's root; the same agent stays reachable by path on the gateway's other

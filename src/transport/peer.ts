@@ -44,7 +44,7 @@ function schemeOf(req: IncomingMessage, trusted: boolean): string {
 }
 
 /**
- * The public URL of an agent routed by host (src/proxy/route.ts): the origin the client named in
+ * The public URL of an agent routed by host (src/pipeline/route.ts): the origin the client named in
  * `Host` — it routed there, so it is that agent's root — with `publicUrl`'s scheme when one is
  * configured (the gateway is behind TLS it does not terminate), else the request's own.
  */

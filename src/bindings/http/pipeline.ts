@@ -1,6 +1,6 @@
 /**
  * The request pipeline for `/agents/{name}/…` and for an agent's own hosts (routed by `Host`,
- * src/proxy/route.ts: the same steps, the target as is), in the order a request travels
+ * src/pipeline/route.ts: the same steps, the target as is), in the order a request travels
  * (docs/ARCHITECTURE.md, "A request's path"):
  *   1. find the agent (unknown → 404 in the caller's protocol)
  *   2. normalise the target (dot-segments resolved), check method and Host, and open the exchange
@@ -16,31 +16,31 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { Upstream } from '../transport/upstream.js';
-import { upstreamRequestHeaders } from '../transport/headers.js';
-import { GatewayError, upstreamFailure } from '../errors/gateway-error.js';
-import type { CardCache } from '../cards/cache.js';
-import { renderCard, sendCard } from '../cards/serve.js';
-import { Exchange, type ObserverSet } from '../exchange/exchange.js';
-import type { InFlight } from '../exchange/in-flight.js';
-import { RequestClassifier, type Classification } from './classify.js';
-import type { RequestFacts } from '../a2a/request.js';
-import { readRequestBody, type BodyLimits, type RequestBody } from './request-body.js';
+import type { Upstream } from '../../transport/upstream.js';
+import { upstreamRequestHeaders } from '../../transport/headers.js';
+import { GatewayError, upstreamFailure } from '../../errors/gateway-error.js';
+import type { CardCache } from '../../cards/cache.js';
+import { renderCard, sendCard } from '../../cards/serve.js';
+import { Exchange, type ObserverSet } from '../../exchange/exchange.js';
+import type { InFlight } from '../../exchange/in-flight.js';
+import { RequestClassifier, type Classification } from '../../pipeline/classify.js';
+import type { RequestFacts } from '../../a2a/request.js';
+import { readRequestBody, type BodyLimits, type RequestBody } from '../../pipeline/request-body.js';
 import { normaliseTarget, redactQuery } from './target.js';
 import { refusalOf } from './request-checks.js';
-import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from '../errors/json-answer.js';
+import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
 import { forward, type ForwardRequest } from './forward.js';
-import type { CardSecurity } from '../cards/security.js';
+import type { CardSecurity } from '../../cards/security.js';
 import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
-import { publicBaseUrl, publicHostUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
-import { A2AError, sendA2AError } from '../errors/a2a-error.js';
-import { OPEN, type AccessGate, type Admission } from '../access/gate.js';
-import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
-import { runRescue } from '../rescue/rescue.js';
-import { resolveStrategy } from '../rescue/policy.js';
-import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
-import type { ClientLimits } from '../transport/client-limits.js';
-import type { TaskTracker } from '../tasks/tracker.js';
+import { publicBaseUrl, publicHostUrl, normalizeAddress, clientAddress, type PeerTrust } from '../../transport/peer.js';
+import { A2AError, sendA2AError } from '../../errors/a2a-error.js';
+import { OPEN, type AccessGate, type Admission } from '../../access/gate.js';
+import { parseBlockingSend, type BlockingSend } from '../../rescue/wire.js';
+import { runRescue } from '../../rescue/rescue.js';
+import { resolveStrategy } from '../../rescue/policy.js';
+import { clientTimeoutMs, TIMEOUT_HEADER } from '../../rescue/deadline.js';
+import type { ClientLimits } from '../../transport/client-limits.js';
+import type { TaskTracker } from '../../tasks/tracker.js';
 import type { GrpcPorts } from '../grpc/ports.js';
 import { gatewayGrpcAuthority } from '../grpc/card-address.js';
 
@@ -74,7 +74,7 @@ export interface PipelineDeps {
   readonly cardSecurity?: CardSecurity;
   /** The task tracker, for the timeout rescue's gateway-only sightings (src/rescue/rescue.ts). */
   readonly tracker: TaskTracker;
-  /** Where the gateway serves gRPC (the cards' GRPC interfaces point there: src/grpc/card-address.ts). */
+  /** Where the gateway serves gRPC (the cards' GRPC interfaces point there: src/bindings/grpc/card-address.ts). */
   readonly grpcPorts: GrpcPorts;
 }
 
@@ -86,7 +86,7 @@ export function createAgentPipeline(deps: PipelineDeps) {
     res: ServerResponse,
     agent: string,
     rest: string,
-    /** Set when the agent was routed by `Host` (src/proxy/route.ts): `rest` is the whole target. */
+    /** Set when the agent was routed by `Host` (src/pipeline/route.ts): `rest` is the whole target. */
     byHost?: boolean,
   ): Promise<void> {
     // 1. Which agent.

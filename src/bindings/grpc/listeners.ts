@@ -4,8 +4,8 @@
  * call), so their addresses are restart-only keys (src/reload/restart-only.ts). The bound ports
  * are what agent cards advertise (`GrpcPorts`), known once the listeners listen.
  */
-import type { GatewayConfig } from '../config/schema.js';
-import { listenAt, type ListenAt } from '../transport/listen.js';
+import type { GatewayConfig } from '../../config/schema.js';
+import { listenAt, type ListenAt } from '../../transport/listen.js';
 import { closeGrpcListener, createGrpcListener, type GrpcHandlers, type GrpcListener } from './listener.js';
 import type { GrpcPorts } from './ports.js';
 

@@ -1,13 +1,13 @@
 /**
  * One unary gRPC call to an agent, read whole (bounded): what the timeout rescue needs to look
- * at an answer before it decides to pass it on or to wait (src/grpc/rescue.ts). The answer's
+ * at an answer before it decides to pass it on or to wait (src/bindings/grpc/rescue.ts). The answer's
  * bytes are kept as they came, so that what is passed on is the agent's own.
  */
 import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
-import { GrpcFrameReader } from '../codec/grpc-frames.js';
-import { GatewayError } from '../errors/gateway-error.js';
+import { GrpcFrameReader } from '../../codec/grpc-frames.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 import { streamFailureCause, type GrpcChannel } from './channel.js';
-import { grpcCodeOf } from '../a2a/grpc/status.js';
+import { grpcCodeOf } from '../../a2a/grpc/status.js';
 
 export interface UnaryReply {
   readonly headers: IncomingHttpHeaders;

@@ -13,9 +13,9 @@
  * answer (an error) goes through untouched either way. Observers see what the client gets.
  */
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
-import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
-import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../errors/gateway-error.js';
-import { grpcFailureOf, sendGrpcFailure } from '../errors/grpc-answer.js';
+import type { Exchange, ResponseHeaders } from '../../exchange/exchange.js';
+import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../../errors/gateway-error.js';
+import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import type { GrpcCall } from './call.js';
 import { HeldAnswer, type HeldResult, type HeldRewrite } from './held-answer.js';
 import { streamFailureCause } from './channel.js';

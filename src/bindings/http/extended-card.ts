@@ -12,11 +12,11 @@
  * change is made on the parsed card (re-serialised), as for the public card.
  */
 import type { BodyRewrite } from './forward.js';
-import type { RequestFacts } from '../a2a/request.js';
-import type { JsonBinding, ProtocolVersion } from '../a2a/operations.js';
-import { rewriteCardBytes } from '../cards/rewrite-bytes.js';
-import { etagOf } from '../cards/etag.js';
-import { withGatewaySecurity, type CardSecurity } from '../cards/security.js';
+import type { RequestFacts } from '../../a2a/request.js';
+import type { JsonBinding, ProtocolVersion } from '../../a2a/operations.js';
+import { rewriteCardBytes } from '../../cards/rewrite-bytes.js';
+import { etagOf } from '../../cards/etag.js';
+import { withGatewaySecurity, type CardSecurity } from '../../cards/security.js';
 
 /** The request asks for the extended card (routes and methods: src/a2a/rest-routes.ts, operations.ts). */
 export function isExtendedCardRequest(facts: RequestFacts | undefined): boolean {
@@ -39,7 +39,7 @@ function secured(body: Uint8Array, binding: JsonBinding, version: ProtocolVersio
 export function extendedCardRewrite(
   binding: JsonBinding,
   agentUrl: string,
-  /** The agent's public URL, and its gRPC `host:port` at the gateway (src/grpc/card-address.ts), if any. */
+  /** The agent's public URL, and its gRPC `host:port` at the gateway (src/bindings/grpc/card-address.ts), if any. */
   at: { readonly publicUrl: string; readonly grpc: string | undefined },
   security?: { readonly schemes: CardSecurity; readonly version: ProtocolVersion },
 ): BodyRewrite {

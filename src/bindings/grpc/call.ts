@@ -2,7 +2,7 @@
  * One gRPC call at the gateway: the HTTP/2 request and response (Node's compatibility API,
  * `Http2ServerRequest` / `Http2ServerResponse`) and the exchange record every binding shares.
  *
- * The exchange (src/exchange/exchange.ts), the body reader (src/proxy/request-body.ts) and access
+ * The exchange (src/exchange/exchange.ts), the body reader (src/pipeline/request-body.ts) and access
  * control (src/access/gate.ts) are written against node:http's request and response. Node's
  * HTTP/2 compatibility objects are made to stand in for those ("Compatibility API", Node docs:
  * headers, method, socket, the Readable request, writeHead/write/end, headersSent, statusCode,
@@ -11,8 +11,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { Exchange, type ObserverSet } from '../exchange/exchange.js';
-import type { Upstream } from '../transport/upstream.js';
+import { Exchange, type ObserverSet } from '../../exchange/exchange.js';
+import type { Upstream } from '../../transport/upstream.js';
 
 export interface GrpcCall {
   readonly req: Http2ServerRequest;

@@ -11,7 +11,7 @@
  *   trusted proxy's `X-Forwarded-Host` and `X-Forwarded-Proto`.
  */
 import type { IncomingMessage } from 'node:http';
-import { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 
 const ALLOWED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ALLOW_HEADER = [...ALLOWED_METHODS].join(', ');

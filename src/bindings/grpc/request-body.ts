@@ -8,7 +8,7 @@
  * and a body that goes quiet for `limits.bodyIdle` DEADLINE_EXCEEDED.
  */
 import type { Http2ServerRequest } from 'node:http2';
-import { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 
 export interface GrpcBodyLimits {
   readonly maxBytes: number;

@@ -1,5 +1,5 @@
 /**
- * The gRPC call pipeline (issue #16), the gRPC twin of src/proxy/pipeline.ts, in the order a
+ * The gRPC call pipeline (issue #16), the gRPC twin of src/bindings/http/pipeline.ts, in the order a
  * call travels:
  *   1. find the agent: the listener routed the call by its own port or by `:authority`
  *      (`agents.{name}.hosts`); none → NOT_FOUND, trailers-only
@@ -15,29 +15,29 @@
  * Every refusal is a gRPC status (answer.ts); the exchange finishes exactly once.
  */
 import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
-import type { Upstream } from '../transport/upstream.js';
-import { upstreamRequestHeaders } from '../transport/headers.js';
-import { GatewayError } from '../errors/gateway-error.js';
-import type { Exchange, ObserverSet } from '../exchange/exchange.js';
-import type { InFlight } from '../exchange/in-flight.js';
-import { RequestClassifier } from '../proxy/classify.js';
-import { clientAddress, normalizeAddress, type PeerTrust } from '../proxy/public-url.js';
-import { OPEN, type AccessGate } from '../access/gate.js';
-import type { ClientLimits } from '../transport/client-limits.js';
-import type { TaskTracker } from '../tasks/tracker.js';
+import type { Upstream } from '../../transport/upstream.js';
+import { upstreamRequestHeaders } from '../../transport/headers.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { Exchange, ObserverSet } from '../../exchange/exchange.js';
+import type { InFlight } from '../../exchange/in-flight.js';
+import { RequestClassifier } from '../../pipeline/classify.js';
+import { clientAddress, normalizeAddress, type PeerTrust } from '../../transport/peer.js';
+import { OPEN, type AccessGate } from '../../access/gate.js';
+import type { ClientLimits } from '../../transport/client-limits.js';
+import type { TaskTracker } from '../../tasks/tracker.js';
 import { asHttp1, openCall, type GrpcCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
-import { grpcFailureOf, sendGrpcFailure } from '../errors/grpc-answer.js';
+import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import { relayGrpc } from './relay.js';
 import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
 import type { GrpcChannel } from './channel.js';
 import { rescueGrpcCall } from './rescue.js';
-import type { Admission } from '../access/gate.js';
-import { isExtendedCardRequest } from '../proxy/extended-card.js';
+import type { Admission } from '../../access/gate.js';
+import { isExtendedCardRequest } from '../http/extended-card.js';
 import { grpcExtendedCardRewrite, type GrpcCardDeps } from './extended-card.js';
 import type { HeldRewrite } from './held-answer.js';
-import { grpcMethod } from '../a2a/grpc/methods.js';
+import { grpcMethod } from '../../a2a/grpc/methods.js';
 
 export interface GrpcPipelineDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;
@@ -113,7 +113,7 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
   };
 }
 
-/** A call the listener could not route: nothing is opened for it (as src/proxy/pipeline.ts step 1). */
+/** A call the listener could not route: nothing is opened for it (as src/bindings/http/pipeline.ts step 1). */
 function refuseUnrouted(req: Http2ServerRequest, res: Http2ServerResponse): void {
   const authority = String(req.headers[':authority'] ?? '').slice(0, 100);
   const failure = new GatewayError(

@@ -6,12 +6,12 @@
  * `host:port` address (A2A HEAD §7.3) is called over cleartext HTTP/2, as gRPC clients do with
  * insecure credentials; an `https://` one over TLS.
  */
-import type { CardCache } from '../cards/cache.js';
-import type { ProtocolVersion } from '../a2a/operations.js';
-import type { Upstream } from '../transport/upstream.js';
-import { GatewayError } from '../errors/gateway-error.js';
+import type { CardCache } from '../../cards/cache.js';
+import type { ProtocolVersion } from '../../a2a/operations.js';
+import type { Upstream } from '../../transport/upstream.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 import { GrpcChannel } from './channel.js';
-import { isHostPort } from '../a2a/url-host.js';
+import { isHostPort } from '../../a2a/url-host.js';
 
 /** `host:port` or `http(s)://host:port` → the origin node:http2 connects to. */
 export function grpcOrigin(address: string): string | undefined {

@@ -6,7 +6,7 @@
  * (`keepalive-wheel.ts`), not a timer per stream: the stream is the wheel's list node itself.
  */
 import type { ServerResponse } from 'node:http';
-import type { ExchangeRecord } from '../exchange/record.js';
+import type { ExchangeRecord } from '../../exchange/record.js';
 import { keepaliveWheel, type KeepaliveWheel, type QuietEntry } from './keepalive-wheel.js';
 
 /** An SSE comment line (W3C: lines starting with ':' are ignored) followed by a blank line, which

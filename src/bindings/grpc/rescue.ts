@@ -12,24 +12,24 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { OutgoingHttpHeaders } from 'node:http2';
-import { createResponseDecoder } from '../a2a/response.js';
-import type { RequestFacts } from '../a2a/request.js';
-import { encodeGrpcFrame, GrpcFrameReader } from '../codec/grpc-frames.js';
-import { getTaskRequest, sendMessageResponseOfTask, withReturnImmediately } from '../a2a/grpc/rescue-wire.js';
-import type { AgentConfig } from '../config/schema.js';
-import type { RescueFacts } from '../exchange/record.js';
-import type { TaskState } from '../a2a/task-state.js';
-import { SettleWatch } from '../rescue/settle.js';
-import { sleep } from '../rescue/sleep.js';
-import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
-import { RESCUE_HEADER, shuttingDown } from '../rescue/rescue.js';
-import type { TaskTracker } from '../tasks/tracker.js';
-import { GatewayError, upstreamFailure } from '../errors/gateway-error.js';
-import { grpcFailureOf, sendGrpcFailure } from '../errors/grpc-answer.js';
+import { createResponseDecoder } from '../../a2a/response.js';
+import type { RequestFacts } from '../../a2a/request.js';
+import { encodeGrpcFrame, GrpcFrameReader } from '../../codec/grpc-frames.js';
+import { getTaskRequest, sendMessageResponseOfTask, withReturnImmediately } from '../../a2a/grpc/rescue-wire.js';
+import type { AgentConfig } from '../../config/schema.js';
+import type { RescueFacts } from '../../exchange/record.js';
+import type { TaskState } from '../../a2a/task-state.js';
+import { SettleWatch } from '../../rescue/settle.js';
+import { sleep } from '../../rescue/sleep.js';
+import { clientTimeoutMs, TIMEOUT_HEADER } from '../../rescue/deadline.js';
+import { RESCUE_HEADER, shuttingDown } from '../../rescue/rescue.js';
+import type { TaskTracker } from '../../tasks/tracker.js';
+import { GatewayError, upstreamFailure } from '../../errors/gateway-error.js';
+import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import type { GrpcCall } from './call.js';
 import type { GrpcChannel } from './channel.js';
 import { callUnary, type UnaryReply } from './unary-call.js';
-import { StopSignals } from '../rescue/stop-signals.js';
+import { StopSignals } from '../../rescue/stop-signals.js';
 
 export interface GrpcRescueRequest {
   readonly call: GrpcCall;

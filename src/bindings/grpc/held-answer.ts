@@ -1,6 +1,6 @@
 /**
  * The gRPC answers the relay holds whole and rewrites (docs/ARCHITECTURE.md, "A request's path"
- * step 7; the twin of src/proxy/rewrite-buffer.ts): an extended card (its interface URLs,
+ * step 7; the twin of src/bindings/http/rewrite-buffer.ts): an extended card (its interface URLs,
  * extended-card.ts) and, under task ownership, a ListTasksResponse filtered to the caller's
  * tasks (src/access/list-tasks-grpc.ts). A unary answer is one length-prefixed message ("gRPC
  * over HTTP/2", Length-Prefixed-Message); it is held up to `maxBytes` — past it the gateway
@@ -8,9 +8,9 @@
  * that is not one plain message (compressed, several, cut short) is the rewrite's to judge
  * (`unreadable`): passed on as it came, or refused.
  */
-import type { Finding } from '../a2a/findings.js';
-import { encodeGrpcFrame, GrpcFrameReader, GRPC_PREFIX_BYTES } from '../codec/grpc-frames.js';
-import { GatewayError } from '../errors/gateway-error.js';
+import type { Finding } from '../../a2a/findings.js';
+import { encodeGrpcFrame, GrpcFrameReader, GRPC_PREFIX_BYTES } from '../../codec/grpc-frames.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 
 export type MessageResult =
   | { readonly message: Uint8Array; readonly findings?: readonly Finding[] }

@@ -1,6 +1,6 @@
 /**
  * Where the gateway serves gRPC, as bound: the shared listener's port (`listen.grpc`) and the
- * agents' own (`agents.{name}.grpc.listen`). Filled by src/grpc/listeners.ts once they listen;
+ * agents' own (`agents.{name}.grpc.listen`). Filled by src/bindings/grpc/listeners.ts once they listen;
  * read by the card rewrite (card-address.ts) for every card it serves.
  */
 export interface GrpcPorts {

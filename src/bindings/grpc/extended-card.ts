@@ -5,11 +5,11 @@
  * else its address, then `/agents/{name}`), its GRPC interfaces to the gateway's gRPC address for
  * the agent on the host the call was made to (card-address.ts). An answer that is no card it
  * can read is passed on as it came, with the finding `a2a.extended-card-not-a-card` (as the HTTP
- * twin, src/proxy/extended-card.ts).
+ * twin, src/bindings/http/extended-card.ts).
  */
-import type { ProtocolVersion } from '../a2a/operations.js';
-import { rewriteCardProto } from '../cards/rewrite-proto.js';
-import type { Upstream } from '../transport/upstream.js';
+import type { ProtocolVersion } from '../../a2a/operations.js';
+import { rewriteCardProto } from '../../cards/rewrite-proto.js';
+import type { Upstream } from '../../transport/upstream.js';
 import { gatewayGrpcAuthority } from './card-address.js';
 import type { HeldRewrite, MessageResult } from './held-answer.js';
 import type { GrpcPorts } from './ports.js';

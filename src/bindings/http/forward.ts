@@ -10,14 +10,14 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { Exchange, ResponseHeaders } from '../exchange/exchange.js';
-import { clientResponseHeaders } from '../transport/headers.js';
-import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../errors/gateway-error.js';
-import type { ErrorContext } from '../errors/json-answer.js';
-import { sendGatewayError, sseErrorEvent } from '../errors/json-answer.js';
+import type { Exchange, ResponseHeaders } from '../../exchange/exchange.js';
+import { clientResponseHeaders } from '../../transport/headers.js';
+import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../../errors/gateway-error.js';
+import type { ErrorContext } from '../../errors/json-answer.js';
+import { sendGatewayError, sseErrorEvent } from '../../errors/json-answer.js';
 import { RewriteBuffer, type BodyRewrite } from './rewrite-buffer.js';
 import { SseKeepalive } from './sse-keepalive.js';
-import { endingByReset } from '../transport/upstream.js';
+import { endingByReset } from '../../transport/upstream.js';
 
 export type { BodyRewrite } from './rewrite-buffer.js';
 

@@ -16,10 +16,10 @@ import {
   type Http2ServerResponse,
   type ServerHttp2Session,
 } from 'node:http2';
-import { GatewayError } from '../errors/gateway-error.js';
-import type { ClientLimits } from '../transport/client-limits.js';
-import { capPerClient } from '../transport/client-limits.js';
-import { grpcFailureOf, sendGrpcFailure } from '../errors/grpc-answer.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { ClientLimits } from '../../transport/client-limits.js';
+import { capPerClient } from '../../transport/client-limits.js';
+import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import type { GrpcCallHandler } from './pipeline.js';
 
 /** What the current config generation answers gRPC with (read once per call). */

@@ -6,8 +6,8 @@
  * ownership, src/access/list-tasks.ts): then a body it cannot rewrite is refused, never passed on.
  */
 import type { ServerResponse } from 'node:http';
-import type { Finding } from '../a2a/findings.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import type { Finding } from '../../a2a/findings.js';
+import type { GatewayError } from '../../errors/gateway-error.js';
 
 export type RewriteResult =
   | { body: Buffer; headers: string[]; findings?: readonly Finding[] }
