@@ -7,7 +7,8 @@
  * (src/reload/generation.ts) that a reload replaces; what is made once here (`Parts`) outlives
  * reloads: the listeners, logger, task tracker, telemetry, observers, recent exchanges.
  */
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
+import type { ClientCall } from './pipeline/call.js';
 import type { GatewayConfig } from './config/schema.js';
 import type { Upstream } from './transport/upstream.js';
 import type { CardCache } from './cards/cache.js';
@@ -282,7 +283,7 @@ async function shutdown(
   for (const exchange of ending) exchange.terminate();
   // The answers just written (503s, last events) leave before the connections close.
   await settledWithin(
-    ending.map((e) => e.res),
+    ending.map((e) => e.call),
     1000,
   );
   server.closeAllConnections();
@@ -312,9 +313,9 @@ async function release(p: Parts, generations: Generations): Promise<void> {
 }
 
 /** Resolves once every response has finished or closed, or after `ms`. */
-function settledWithin(responses: readonly ServerResponse[], ms: number): Promise<void> {
-  const each = responses.map((res) =>
-    res.writableFinished || res.destroyed ? Promise.resolve() : new Promise((r) => res.once('close', r)),
+function settledWithin(calls: readonly ClientCall[], ms: number): Promise<void> {
+  const each = calls.map((call) =>
+    call.closed ? Promise.resolve() : new Promise<void>((r) => call.onClose(() => r())),
   );
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);

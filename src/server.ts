@@ -59,7 +59,7 @@ export function createGatewayServer(deps: ServerDeps): Server {
     const route = resolvePathRoute(url);
     if (route.kind === 'agent') return toAgent(deps, handlers, req, res, route.agent, route.rest, false);
     // The agent pipeline checks its own requests (and answers in the caller's protocol).
-    const refusal = refusalOf(req, handlers.trust.isTrusted(req), handlers.limits.headerCount);
+    const refusal = refusalOf(req, handlers.trust.isTrusted(req.socket.remoteAddress), handlers.limits.headerCount);
     if (refusal) return sendGatewayError(res, refusal, REST_CONTEXT);
     if (route.kind === 'agent-no-slash' && handlers.agentNames.has(route.agent))
       return redirectToSlash(req, res, url, route.agent);

@@ -166,7 +166,7 @@ export class AccessGate {
   private async identify(exchange: Exchange, access: AccessFacts): Promise<Principal | undefined> {
     const authenticator = this.deps.authenticator;
     if (!authenticator) return undefined;
-    const result = await authenticator.authenticate(exchange.req.headers);
+    const result = await authenticator.authenticate(exchange.call.headers);
     if ('principal' in result) {
       access.principal = result.principal.id;
       return result.principal;

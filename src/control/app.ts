@@ -44,7 +44,7 @@ export function createControlApp(deps: ControlDeps): Hono<Env> {
 function publicCatalog(deps: ControlDeps) {
   const mayList = deps.mayList ?? (() => true);
   return async (req: IncomingMessage) => {
-    const base = publicBaseUrl(req, deps.publicUrl, deps.trust.isTrusted(req));
+    const base = publicBaseUrl(req, deps.publicUrl, deps.trust.isTrusted(req.socket.remoteAddress));
     const all = [...deps.upstreams.values()];
     const allowed = await Promise.all(all.map((u) => mayList(req, u.name)));
     const listed = all.filter((_, i) => allowed[i] === true);

@@ -7,10 +7,10 @@
  * not been there, so telemetry can never change status, headers, bytes or timing of an answer
  * (principle 5). The record is finished exactly once (principle 8).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Upstream } from '../transport/upstream.js';
 import type { RequestFacts } from '../a2a/request.js';
+import type { ClientCall } from '../pipeline/call.js';
 import type { ExchangeOutcome, ExchangeRecord } from './record.js';
 import { nextExchangeId } from './exchange-id.js';
 
@@ -84,8 +84,8 @@ export class Exchange {
   private finished = false;
 
   constructor(
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
+    /** The client's call, whatever its binding (src/pipeline/call.ts). */
+    readonly call: ClientCall,
     readonly upstream: Upstream,
     /** Path (and query) to request on the agent: the agent's base path + the part after /agents/{name}. */
     readonly upstreamPath: string,
@@ -96,7 +96,7 @@ export class Exchange {
     this.record = {
       id: nextExchangeId(),
       agent: upstream.name,
-      httpMethod: req.method ?? 'GET',
+      httpMethod: call.method,
       path: recordPath,
       startedAt: Date.now(),
       status: 0,
@@ -131,7 +131,7 @@ export class Exchange {
   }
 
   /** Set by the forwarder: ends this exchange now (graceful shutdown after its grace period). */
-  terminate: () => void = () => this.res.destroy();
+  terminate: () => void = () => this.call.destroy();
 
   fail(outcome: ExchangeOutcome, error: Error): void {
     this.record.outcome = outcome;
@@ -144,7 +144,7 @@ export class Exchange {
     if (this.finished) return;
     this.finished = true;
     this.record.durationMs = Date.now() - this.record.startedAt;
-    this.record.status = this.res.headersSent ? this.res.statusCode : this.record.status;
+    this.record.status = this.call.answerStarted ? this.call.answerStatus : this.record.status;
     this.emit('onFinish');
   }
 }

@@ -9,7 +9,7 @@
  * `partial`): what A2A requests carry for routing and errors (JSON-RPC method and id, REST route)
  * comes first, and the rest of such a body (an inline file) streams past unread.
  */
-import type { IncomingMessage } from 'node:http';
+import type { CallHead } from './call.js';
 import { createRequestDecoder, type RequestDecoder, type RequestFacts } from '../a2a/request.js';
 
 export interface Classification {
@@ -22,10 +22,10 @@ export class RequestClassifier {
   private decoder: RequestDecoder | undefined;
   private failure: string | undefined;
 
-  constructor(req: IncomingMessage, pathAndQuery: string, maxBytes: number) {
+  constructor(req: Pick<CallHead, 'method' | 'headers'>, pathAndQuery: string, maxBytes: number) {
     const q = pathAndQuery.indexOf('?');
     const head = {
-      method: req.method ?? 'GET',
+      method: req.method,
       path: q === -1 ? pathAndQuery : pathAndQuery.slice(0, q),
       query: q === -1 ? '' : pathAndQuery.slice(q + 1),
       // The decoder reads single-valued A2A headers; Node joins repeated ones except set-cookie.

@@ -14,7 +14,9 @@ import type { GatewayConfig } from '../config/schema.js';
 import { closeUpstream, createUpstream, type Upstream } from '../transport/upstream.js';
 import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
-import { createAgentPipeline } from '../bindings/http/pipeline.js';
+import { createPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
+import { httpBinding } from '../bindings/http/binding.js';
+import { HttpCall } from '../bindings/http/http-call.js';
 import { hostRoutes } from '../pipeline/route.js';
 import type { ObserverSet } from '../exchange/exchange.js';
 import { InFlight } from '../exchange/in-flight.js';
@@ -33,10 +35,11 @@ import type { ConsoleParts } from '../console/console-parts.js';
 import type { ConsoleApiDeps } from '../console/api.js';
 import { availableParallelism } from 'node:os';
 import { GATEWAY_VERSION } from '../version.js';
-import { createGrpcPipeline } from '../bindings/grpc/pipeline.js';
+import { grpcBinding } from '../bindings/grpc/binding.js';
+import { GrpcClientCall } from '../bindings/grpc/call.js';
 import { GrpcAgents } from '../bindings/grpc/agents.js';
 import type { GrpcHandlers } from '../bindings/grpc/listener.js';
-import type { GrpcPorts } from '../bindings/grpc/ports.js';
+import type { GrpcPorts } from '../cards/grpc-address.js';
 import { agentForHost } from '../pipeline/route.js';
 
 /** What outlives reloads (made once in src/gateway.ts). */
@@ -95,21 +98,28 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
   const trust = new PeerTrust(config.trustedProxies);
   const access = shared.accessControl(config, upstreams, cards);
   const inFlight = new InFlight();
-  const handleAgentRequest = createAgentPipeline({
+  const pipeline: PipelineDeps = {
     upstreams,
-    cards,
     trust,
-    publicUrl: config.publicUrl,
     observers: shared.observers,
     inFlight,
     inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
-    limits: config.limits,
-    queryStrings: config.log.queryStrings,
     access: access.gate,
-    cardSecurity: access.cardSecurity,
-    tracker: shared.tracker,
-    grpcPorts: shared.grpcPorts,
-  });
+  };
+  const http = createPipeline(
+    httpBinding({
+      cards,
+      publicUrl: config.publicUrl,
+      limits: config.limits,
+      queryStrings: config.log.queryStrings,
+      cardSecurity: access.cardSecurity,
+      tracker: shared.tracker,
+      grpcPorts: shared.grpcPorts,
+    }),
+    pipeline,
+  );
+  const handleAgentRequest: TrafficHandlers['handleAgentRequest'] = (req, res, agent, rest, byHost) =>
+    http(new HttpCall(req, res), agent, rest, byHost);
   const common = {
     upstreams,
     registry,
@@ -149,19 +159,17 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     limits: config.limits,
   });
   const grpcAgents = new GrpcAgents(cards);
-  const grpc: GrpcHandlers = {
-    handleGrpcCall: createGrpcPipeline({
-      upstreams,
+  const grpcCalls = createPipeline(
+    grpcBinding({
       agents: grpcAgents,
-      trust,
-      observers: shared.observers,
-      inFlight,
-      inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
       limits: config.limits,
-      access: access.gate,
       tracker: shared.tracker,
       cards: { publicBase, grpcPorts: shared.grpcPorts, maxBytes: config.cards.maxBytes },
     }),
+    pipeline,
+  );
+  const grpc: GrpcHandlers = {
+    handleGrpcCall: (req, res, agent) => grpcCalls(new GrpcClientCall(req, res), agent, req.url),
     agentForAuthority: (authority) => agentForHost(traffic.hostRoutes, authority),
   };
   const adminListener = getRequestListener(admin.fetch);

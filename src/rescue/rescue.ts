@@ -15,6 +15,7 @@
  * (src/tasks/story.ts; the console's task timeline draws the difference).
  * The agent's task is never canceled, whatever happens to the client.
  */
+import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TaskState } from '../a2a/task-state.js';
 import { SettleWatch } from './settle.js';
@@ -45,6 +46,8 @@ export const RESCUE_HEADER = 'a2a-gateway-rescue';
 
 export interface RescueRequest {
   readonly exchange: Exchange;
+  /** The client's response, where the answer goes (src/bindings/http/http-call.ts). */
+  readonly res: ServerResponse;
   readonly send: BlockingSend;
   /** The caller's headers as forwarded upstream (auth, version, extensions, traceparent). */
   readonly headers: string[];
@@ -105,7 +108,7 @@ class Rescue {
   constructor(private readonly req: RescueRequest) {
     this.facts = { strategy: req.strategy, polls: 0 };
     req.exchange.record.rescue = this.facts;
-    req.exchange.res.on('close', this.onClose);
+    req.res.on('close', this.onClose);
     req.exchange.terminate = this.terminate;
     this.stop = new StopSignals(req.answerBy);
     this.watch = new SettleWatch(req.send.version, req.send.followUp);
@@ -171,7 +174,7 @@ class Rescue {
   end(): void {
     const { exchange } = this.req;
     this.stop.release();
-    exchange.res.off('close', this.onClose);
+    this.req.res.off('close', this.onClose);
     if (this.stop.clientHasLeft && this.facts.outcome !== 'shutdown') {
       this.facts.outcome = 'client-gone';
       exchange.fail('client-gone', new Error('client went away while the gateway waited for the task'));
@@ -189,13 +192,13 @@ class Rescue {
     const failure = shuttingDown(this.facts.taskId);
     this.facts.outcome = 'shutdown';
     exchange.fail('gateway-error', failure);
-    if (exchange.res.headersSent) exchange.res.destroy();
-    else sendGatewayError(exchange.res, failure, this.req.errorContext);
+    if (this.req.res.headersSent) this.req.res.destroy();
+    else sendGatewayError(this.req.res, failure, this.req.errorContext);
     this.stop.clientLeft('shutting down');
   };
 
   private readonly onClose = (): void => {
-    if (!this.req.exchange.res.writableFinished) this.stop.clientLeft('client gone');
+    if (!this.req.res.writableFinished) this.stop.clientLeft('client gone');
   };
 
   /**
@@ -367,7 +370,7 @@ class Rescue {
 
   private reply(status: number, headers: string[], body: Buffer, rescue?: 'settled' | 'deadline'): void {
     const { exchange } = this.req;
-    if (this.stop.clientHasLeft || exchange.res.headersSent) return;
+    if (this.stop.clientHasLeft || this.req.res.headersSent) return;
     const out: string[] = [];
     for (let i = 0; i < headers.length; i += 2)
       if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);
@@ -379,15 +382,15 @@ class Rescue {
     exchange.record.bytesOut += body.length;
     exchange.emit('onResponseStart', status, asObject);
     exchange.emit('onResponseChunk', body);
-    exchange.res.writeHead(status, out);
-    exchange.res.end(body);
+    this.req.res.writeHead(status, out);
+    this.req.res.end(body);
     if (this.settledAt !== undefined)
       this.facts.settleToAnswerMs = Math.round((performance.now() - this.settledAt) * 1000) / 1000;
   }
 
   private fail(err: GatewayError): void {
     this.req.exchange.fail('upstream-error', err);
-    if (!this.stop.clientHasLeft) sendGatewayError(this.req.exchange.res, err, this.req.errorContext);
+    if (!this.stop.clientHasLeft) sendGatewayError(this.req.res, err, this.req.errorContext);
   }
 }
 

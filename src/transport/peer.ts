@@ -3,7 +3,7 @@
  * else X-Forwarded-Proto/-Host when the peer is a configured trusted proxy; else the Host header.
  * An agent routed by host is at the root of the Host it was reached by (`publicHostUrl`).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 
 /** `::ffff:127.0.0.1` and `127.0.0.1` are the same peer. */
@@ -17,8 +17,9 @@ export class PeerTrust {
   constructor(addresses: readonly string[]) {
     this.trusted = new Set(addresses.map(normalizeAddress));
   }
-  isTrusted(req: IncomingMessage): boolean {
-    return this.trusted.size > 0 && this.trusted.has(normalizeAddress(req.socket.remoteAddress));
+  /** Whether the peer at `address` (a socket's remoteAddress) is a configured trusted proxy. */
+  isTrusted(address: string | undefined): boolean {
+    return this.trusted.size > 0 && this.trusted.has(normalizeAddress(address));
   }
 }
 
@@ -58,10 +59,13 @@ export function publicHostUrl(req: IncomingMessage, configured: string | undefin
  * proxy — the address that proxy appended last to X-Forwarded-For (earlier entries are the
  * client's own say and could be forged).
  */
-export function clientAddress(req: IncomingMessage, trusted: boolean): string {
-  const peer = normalizeAddress(req.socket.remoteAddress);
+export function clientAddress(
+  call: { readonly remoteAddress: string | undefined; readonly headers: IncomingHttpHeaders },
+  trusted: boolean,
+): string {
+  const peer = normalizeAddress(call.remoteAddress);
   if (!trusted) return peer;
-  const header = req.headers['x-forwarded-for'];
+  const header = call.headers['x-forwarded-for'];
   const last = (Array.isArray(header) ? header.join(',') : header)?.split(',').at(-1)?.trim();
   return last ? normalizeAddress(last) : peer;
 }

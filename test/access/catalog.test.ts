@@ -8,7 +8,7 @@ import type { RunningGateway } from '../../src/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { deadUrl } from '../support/scripted-upstream.js';
 import { clientAddress } from '../../src/transport/peer.js';
-import type { IncomingMessage } from 'node:http';
+import type { ClientCall } from '../../src/pipeline/call.js';
 
 let gateway: RunningGateway;
 
@@ -57,7 +57,10 @@ describe('the public catalog with auth on', () => {
 
 describe('clientAddress (the rate-limit key without auth)', () => {
   const req = (remoteAddress: string, xff?: string) =>
-    ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as IncomingMessage;
+    ({ remoteAddress, headers: xff ? { 'x-forwarded-for': xff } : {} }) as Pick<
+      ClientCall,
+      'remoteAddress' | 'headers'
+    >;
 
   it('is the peer, unless the peer is a trusted proxy: then the address it appended last', () => {
     expect(clientAddress(req('::ffff:10.0.0.9', '1.2.3.4'), false)).toBe('10.0.0.9');

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGrpcTimeout, parseGrpcTimeout } from '../../src/bindings/grpc/timeout-header.js';
 import { grpcInterfaces, grpcOrigin } from '../../src/bindings/grpc/agents.js';
-import { gatewayGrpcAuthority } from '../../src/bindings/grpc/card-address.js';
-import { grpcPorts } from '../../src/bindings/grpc/ports.js';
+import { gatewayGrpcAuthority, grpcPorts } from '../../src/cards/grpc-address.js';
 
 describe('grpc-timeout', () => {
   it('reads every unit of gRPC over HTTP/2 and refuses malformed values', () => {

@@ -10,9 +10,8 @@
 import type { ProtocolVersion } from '../../a2a/operations.js';
 import { rewriteCardProto } from '../../cards/rewrite-proto.js';
 import type { Upstream } from '../../transport/upstream.js';
-import { gatewayGrpcAuthority } from './card-address.js';
+import { gatewayGrpcAuthority, type GrpcPorts } from '../../cards/grpc-address.js';
 import type { HeldRewrite, MessageResult } from './held-answer.js';
-import type { GrpcPorts } from './ports.js';
 
 /** What the gRPC pipeline needs to point a card at the gateway. */
 export interface GrpcCardDeps {

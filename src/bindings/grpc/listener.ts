@@ -20,11 +20,15 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { ClientLimits } from '../../transport/client-limits.js';
 import { capPerClient } from '../../transport/client-limits.js';
 import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
-import type { GrpcCallHandler } from './pipeline.js';
 
 /** What the current config generation answers gRPC with (read once per call). */
 export interface GrpcHandlers {
-  readonly handleGrpcCall: GrpcCallHandler;
+  /** The one pipeline on the gRPC binding (src/pipeline/pipeline.ts); `agent` as routed here. */
+  readonly handleGrpcCall: (
+    req: Http2ServerRequest,
+    res: Http2ServerResponse,
+    agent: string | undefined,
+  ) => Promise<void>;
   /** The agent `:authority` names (agents.{name}.hosts), if any. */
   readonly agentForAuthority: (authority: string | undefined) => string | undefined;
 }

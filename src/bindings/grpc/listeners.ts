@@ -7,9 +7,9 @@
 import type { GatewayConfig } from '../../config/schema.js';
 import { listenAt, type ListenAt } from '../../transport/listen.js';
 import { closeGrpcListener, createGrpcListener, type GrpcHandlers, type GrpcListener } from './listener.js';
-import type { GrpcPorts } from './ports.js';
+import type { GrpcPorts } from '../../cards/grpc-address.js';
 
-export { grpcPorts, type GrpcPorts } from './ports.js';
+export { grpcPorts, type GrpcPorts } from '../../cards/grpc-address.js';
 
 export interface GrpcListeners {
   readonly ports: GrpcPorts;

@@ -12,16 +12,10 @@
  * change is made on the parsed card (re-serialised), as for the public card.
  */
 import type { BodyRewrite } from './forward.js';
-import type { RequestFacts } from '../../a2a/request.js';
 import type { JsonBinding, ProtocolVersion } from '../../a2a/operations.js';
 import { rewriteCardBytes } from '../../cards/rewrite-bytes.js';
 import { etagOf } from '../../cards/etag.js';
 import { withGatewaySecurity, type CardSecurity } from '../../cards/security.js';
-
-/** The request asks for the extended card (routes and methods: src/a2a/rest-routes.ts, operations.ts). */
-export function isExtendedCardRequest(facts: RequestFacts | undefined): boolean {
-  return facts?.operation === 'GetExtendedAgentCard';
-}
 
 /** The card inside the (URL-rewritten) answer, with the gateway's schemes. */
 function secured(body: Uint8Array, binding: JsonBinding, version: ProtocolVersion, security: CardSecurity): Uint8Array {

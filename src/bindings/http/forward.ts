@@ -8,6 +8,7 @@
  * callbacks, in the order undici calls them; the hot path (principle 14) makes no closure per
  * chunk.
  */
+import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Exchange, ResponseHeaders } from '../../exchange/exchange.js';
@@ -36,8 +37,8 @@ export interface ForwardRequest {
 }
 
 /** Resolves when the exchange has finished: the body ended, the client left, or the agent failed. */
-export function forward(exchange: Exchange, request: ForwardRequest): Promise<void> {
-  const relay = new Relay(exchange, request);
+export function forward(exchange: Exchange, res: ServerResponse, request: ForwardRequest): Promise<void> {
+  const relay = new Relay(exchange, res, request);
   relay.dispatch();
   return relay.done;
 }
@@ -96,10 +97,12 @@ class Relay implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly exchange: Exchange,
+    /** The client's response (src/bindings/http/http-call.ts). */
+    private readonly res: ServerResponse,
     private readonly request: ForwardRequest,
   ) {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
-    exchange.res.on('close', this.onClientClose);
+    this.res.on('close', this.onClientClose);
     exchange.terminate = this.terminate;
   }
 
@@ -117,7 +120,7 @@ class Relay implements Dispatcher.DispatchHandler {
     } catch (err) {
       const failure = err instanceof GatewayError ? err : upstreamFailure(err, upstream.name);
       this.exchange.fail('gateway-error', failure);
-      sendGatewayError(this.exchange.res, failure, this.request.errorContext);
+      sendGatewayError(this.res, failure, this.request.errorContext);
       this.finish();
     }
   }
@@ -142,13 +145,13 @@ class Relay implements Dispatcher.DispatchHandler {
     // Tell any buffering proxy in front of us to stream (nginx buffers responses by default).
     if (eventStream && headers['x-accel-buffering'] === undefined) out.push('x-accel-buffering', 'no');
     exchange.emit('onResponseStart', status, headers);
-    if (eventStream) this.sse = new SseKeepalive(exchange.res, exchange.record);
+    if (eventStream) this.sse = new SseKeepalive(this.res, exchange.record);
     const rewrite = request.rewriteFor?.(status, headers);
     if (rewrite) {
       this.rewrite = new RewriteBuffer(rewrite, status, out);
       return;
     }
-    exchange.res.writeHead(status, out);
+    this.res.writeHead(status, out);
     if (this.sse && request.keepaliveMs > 0) this.sse.start(request.keepaliveMs);
   }
 
@@ -157,7 +160,7 @@ class Relay implements Dispatcher.DispatchHandler {
     exchange.record.bytesOut += chunk.length;
     exchange.emit('onResponseChunk', chunk);
     if (this.rewrite) {
-      if (this.rewrite.push(exchange.res, chunk)) return;
+      if (this.rewrite.push(this.res, chunk)) return;
       const refusal = this.rewrite.oversize;
       this.rewrite = undefined; // too large: relayed unchanged, or refused
       if (refusal) {
@@ -167,9 +170,9 @@ class Relay implements Dispatcher.DispatchHandler {
       return;
     }
     this.sse?.refresh(chunk); // quiet time counts from the agent's last bytes
-    if (!exchange.res.write(chunk)) {
+    if (!this.res.write(chunk)) {
       controller.pause();
-      exchange.res.once('drain', (this.resumeUpstream ??= () => this.controller?.resume()));
+      this.res.once('drain', (this.resumeUpstream ??= () => this.controller?.resume()));
     }
   }
 
@@ -181,14 +184,14 @@ class Relay implements Dispatcher.DispatchHandler {
       return this.endMidEvent(cut('closed in the middle of an event'));
     }
     if (this.rewrite) return void this.endRewritten(controller, this.rewrite);
-    this.exchange.res.end();
+    this.res.end();
     this.finish();
   }
 
   /** The held body, rewritten (a rewrite may look something up first: ListTasks owners). */
   private async endRewritten(controller: Dispatcher.DispatchController, rewrite: RewriteBuffer): Promise<void> {
     const ended = await rewrite
-      .end(this.exchange.res)
+      .end(this.res)
       .catch((err: unknown) =>
         err instanceof GatewayError ? err : new GatewayError('INTERNAL', `rewriting the answer failed: ${String(err)}`),
       );
@@ -204,8 +207,8 @@ class Relay implements Dispatcher.DispatchHandler {
     exchange.fail('upstream-error', failure);
     // After a complete line, a blank line dispatches the last event whole; mid-line it would
     // dispatch a broken one, so the connection is cut instead.
-    if (this.sse!.atLineEnd) exchange.res.end(`\n${sseErrorEvent(failure, this.request.errorContext)}`);
-    else exchange.res.destroy(failure);
+    if (this.sse!.atLineEnd) this.res.end(`\n${sseErrorEvent(failure, this.request.errorContext)}`);
+    else this.res.destroy(failure);
     this.finish();
   }
 
@@ -216,17 +219,17 @@ class Relay implements Dispatcher.DispatchHandler {
     // (request-body.ts), or a cut that undici took for an end (onResponseEnd).
     const failure = err instanceof GatewayError ? err : upstreamFailure(err, exchange.upstream.name);
     exchange.fail(AGENT_FAULTS.has(failure.reason) ? 'upstream-error' : 'gateway-error', failure);
-    if (!exchange.res.headersSent) {
-      sendGatewayError(exchange.res, failure, this.request.errorContext);
+    if (!this.res.headersSent) {
+      sendGatewayError(this.res, failure, this.request.errorContext);
     } else if (this.sse?.atEventBoundary && !this.lengthFramed) {
       // The stream already carries events: end it with an error event in the caller's
       // protocol (wire-reference §1.1 / §1.2 de-facto mid-stream error shapes). Not when the
       // client was promised a Content-Length: more bytes would break that framing.
-      exchange.res.end(sseErrorEvent(failure, this.request.errorContext));
+      this.res.end(sseErrorEvent(failure, this.request.errorContext));
     } else {
       // Mid-body with no clean place to add anything: cut the connection so the client
       // sees a truncated response rather than a falsely complete one.
-      exchange.res.destroy(failure);
+      this.res.destroy(failure);
     }
     this.finish();
   }
@@ -237,7 +240,7 @@ class Relay implements Dispatcher.DispatchHandler {
     this.finished = true;
     clearTimeout(this.queued);
     this.sse?.stop();
-    this.exchange.res.off('close', this.onClientClose);
+    this.res.off('close', this.onClientClose);
     this.exchange.finish();
     this.resolveDone();
   }
@@ -253,12 +256,12 @@ class Relay implements Dispatcher.DispatchHandler {
     const message = `agent "${agent}" has no free connection; retry later`;
     const failure = new GatewayError('AGENT_BUSY', message, { agent }, { headers: { 'retry-after': '1' } });
     exchange.fail('gateway-error', failure);
-    sendGatewayError(exchange.res, failure, this.request.errorContext);
+    sendGatewayError(this.res, failure, this.request.errorContext);
     this.finish();
   }
 
   private readonly onClientClose = (): void => {
-    if (this.exchange.res.writableFinished) return;
+    if (this.res.writableFinished) return;
     this.exchange.fail('client-gone', new ClientGone());
     this.controller?.abort(new ClientGone());
     this.finish();
@@ -273,9 +276,9 @@ class Relay implements Dispatcher.DispatchHandler {
     this.controller?.abort(new ClientGone());
     // Not answered yet: a 503 in the caller's protocol. A stream cut between two events ends
     // cleanly; anywhere else the cut must be visible.
-    if (!exchange.res.headersSent) sendGatewayError(exchange.res, failure, this.request.errorContext);
-    else if (this.sse?.atEventBoundary) exchange.res.end();
-    else exchange.res.destroy();
+    if (!this.res.headersSent) sendGatewayError(this.res, failure, this.request.errorContext);
+    else if (this.sse?.atEventBoundary) this.res.end();
+    else this.res.destroy();
     this.finish();
   };
 }

@@ -54,7 +54,7 @@ export const TRACE_ID_KEY: object = Object.freeze({ key: 'a2a-gateway.trace-id' 
 export function traceIdOf(exchange: Exchange): string | undefined {
   const own = exchange.state.get(TRACE_ID_KEY);
   if (typeof own === 'string') return own;
-  const header = exchange.req.headers[TRACE_PARENT_HEADER];
+  const header = exchange.call.headers[TRACE_PARENT_HEADER];
   const parsed = parseTraceParent(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
   return parsed ? parsed.traceId : undefined;
 }

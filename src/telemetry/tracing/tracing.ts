@@ -121,7 +121,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
   const open = (exchange: Exchange): OpenTrace => {
     const existing = traceOf(exchange);
     if (existing) return existing;
-    const context = options.propagate ? extractIncoming(exchange.req.headers) : undefined;
+    const context = options.propagate ? extractIncoming(exchange.call.headers) : undefined;
     const parent = context ? trace.getSpanContext(context) : undefined;
     const drawn = ids.draw();
     const traceId = parent?.traceId ?? drawn.traceId;
@@ -137,7 +137,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
       parent,
       // The exchange's own clock reading, so the span starts when the request arrived.
       startMs: origin + exchange.startedAtMonotonic,
-      urlPath: withoutQuery(exchange.req.url ?? '/'),
+      urlPath: withoutQuery(exchange.call.target),
       client: undefined,
       sampled,
       events: undefined,

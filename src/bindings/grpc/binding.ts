@@ -1,0 +1,200 @@
+/**
+ * The gRPC binding of the one pipeline (src/pipeline/binding.ts): calls on the gateway's HTTP/2
+ * listeners (listener.ts), relayed on HTTP/2 sessions to the agent's gRPC interface
+ * (channel.ts). What is only gRPC's lives here: the head check (POST, a gRPC content type,
+ * refused before the body is read), the one request message read whole (request-body.ts), the
+ * metadata with `te: trailers` and the deadline left (step 5), the rescue polling over gRPC
+ * (rescue.ts, step 6), the relay with its held rewrites (relay.ts, held-answer.ts, step 7) and
+ * every refusal as a gRPC status (src/errors/grpc-answer.ts).
+ */
+import type { OutgoingHttpHeaders } from 'node:http2';
+import type { Upstream } from '../../transport/upstream.js';
+import { upstreamRequestHeaders } from '../../transport/headers.js';
+import { normalizeAddress } from '../../transport/peer.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
+import type { Exchange } from '../../exchange/exchange.js';
+import type { ClientLimits } from '../../transport/client-limits.js';
+import type { TaskTracker } from '../../tasks/tracker.js';
+import type { Admission } from '../../access/gate.js';
+import { grpcMethod } from '../../a2a/grpc/methods.js';
+import type { Binding, CallHead, Prepared, RoutedCall } from '../../pipeline/binding.js';
+import type { GrpcClientCall } from './call.js';
+import { readGrpcBody } from './request-body.js';
+import { relayGrpc } from './relay.js';
+import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
+import type { GrpcAgents } from './agents.js';
+import type { GrpcChannel } from './channel.js';
+import { rescueGrpcCall } from './rescue.js';
+import { grpcExtendedCardRewrite, type GrpcCardDeps } from './extended-card.js';
+import type { HeldRewrite } from './held-answer.js';
+
+export interface GrpcBindingDeps {
+  readonly agents: GrpcAgents;
+  readonly limits: ClientLimits;
+  readonly tracker: TaskTracker;
+  /** Where extended cards' interfaces point (extended-card.ts). */
+  readonly cards: GrpcCardDeps;
+}
+
+export interface GrpcPrepared extends Prepared {
+  /** Epoch ms of the client's `grpc-timeout`, if it gave one. */
+  readonly deadline: number | undefined;
+  readonly rewrite: HeldRewrite | undefined;
+}
+
+/** Bytes of the gRPC message prefix (compressed flag, 4-byte length). */
+const PREFIX_BYTES = 5;
+
+export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, GrpcPrepared> {
+  const maxBytes = (upstream: Upstream) =>
+    Math.min(deps.limits.grpc.messageBytes, upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes) + PREFIX_BYTES;
+  return {
+    refuseUnrouted: (call) => refuseUnrouted(call),
+    head: (call) => checkHead(call),
+    readAhead: maxBytes,
+    readBody: async (call, upstream, onChunk) => {
+      const body = await readGrpcBody(
+        call.req,
+        { maxBytes: maxBytes(upstream), idleMs: deps.limits.bodyIdle },
+        onChunk,
+      );
+      return { prefix: body, complete: true, forward: body };
+    },
+    prepare: async (routed) => prepare(routed, deps),
+    rescues: (routed) => rescues(routed.exchange),
+    rescue: async (routed, prepared, body) => {
+      const channel = await channelOf(routed.exchange, deps);
+      return rescueGrpcCall({
+        call: { req: routed.call.req, res: routed.call.res, exchange: routed.exchange },
+        body: body.prefix,
+        channel,
+        headers: (rpcPath, leftMs) => h2Headers(rpcPath, channel, prepared.headers, leftMs),
+        deadline: prepared.deadline,
+        tracker: deps.tracker,
+        maxBytes: deps.limits.grpc.messageBytes,
+      });
+    },
+    relay: async ({ call, exchange }, prepared, body) => {
+      const channel = await channelOf(exchange, deps);
+      const { deadline, rewrite } = prepared;
+      const left = deadline === undefined ? undefined : deadline - Date.now();
+      const upstream = channel.request(h2Headers(call.target, channel, prepared.headers, left));
+      return relayGrpc({ req: call.req, res: call.res, exchange }, { upstream, body: body.prefix, deadline, rewrite });
+    },
+    answerUnexpected,
+  };
+}
+
+/** A call the listener could not route: nothing is opened for it. */
+function refuseUnrouted(call: GrpcClientCall): void {
+  const authority = String(call.headers[':authority'] ?? '').slice(0, 100);
+  const failure = new GatewayError(
+    'AGENT_NOT_FOUND',
+    `no agent is routed for ${JSON.stringify(authority)} on this port`,
+  );
+  call.req.resume(); // the request message is not needed
+  sendGrpcFailure(call.res, grpcFailureOf(failure));
+}
+
+/** gRPC is POST with `application/grpc[+proto|;…]` (gRPC over HTTP/2, "Requests"). */
+function checkHead(call: GrpcClientCall): CallHead {
+  const path = call.target;
+  const type = call.headers['content-type'] ?? '';
+  const refusal =
+    call.method !== 'POST' || !/^application\/grpc([+;].*)?$/.test(type)
+      ? new GatewayError('REQUEST_INVALID', 'a gRPC call is a POST with content-type application/grpc')
+      : undefined;
+  return { path, upstreamPath: path, recordPath: path, refusal, refuseUnread: true };
+}
+
+/** Step 5: the metadata, the held rewrite, the deadline and the channel for the call's version. */
+function prepare(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps): GrpcPrepared {
+  const { call, exchange, trusted, admission } = routed;
+  const rewrite = answerRewrite(routed, deps);
+  const headers = agentMetadata(call, exchange, trusted, heldStrip(admission.stripHeaders, rewrite));
+  const timeout = parseGrpcTimeout(call.headers['grpc-timeout']);
+  const deadline = timeout === undefined ? undefined : exchange.record.startedAt + timeout;
+  return { headers, deadline, rewrite };
+}
+
+/** The HTTP/2 sessions to the agent's gRPC interface for the call's version (looked up after `onForward`). */
+function channelOf(exchange: Exchange, deps: GrpcBindingDeps): Promise<GrpcChannel> {
+  return deps.agents.channelFor(exchange.upstream, exchange.request?.version ?? '1.0');
+}
+
+/** The request's metadata as the agent gets it: the same hygiene as HTTP headers, credentials stripped unless forwarded. */
+function agentMetadata(
+  call: GrpcClientCall,
+  exchange: Exchange,
+  trusted: boolean,
+  strip: ReadonlySet<string> | undefined,
+): string[] {
+  const forwardedFor = { peerAddress: normalizeAddress(call.remoteAddress), trusted, proto: 'http' as const };
+  const out = upstreamRequestHeaders(call.rawHeaders, forwardedFor, exchange.upstream.extraHeaders, strip);
+  // Hop-by-hop in HTTP/1.1, but gRPC requires it end to end (gRPC over HTTP/2, "Requests").
+  out.push('te', 'trailers');
+  return out;
+}
+
+function h2Headers(
+  path: string,
+  channel: GrpcChannel,
+  metadata: readonly string[],
+  leftMs?: number,
+): OutgoingHttpHeaders {
+  const url = new URL(channel.origin);
+  const headers: OutgoingHttpHeaders = {
+    ':method': 'POST',
+    ':path': path,
+    ':scheme': url.protocol.slice(0, -1),
+    ':authority': url.host,
+  };
+  for (let i = 0; i < metadata.length; i += 2) {
+    const name = metadata[i]!.toLowerCase();
+    if (name === 'grpc-timeout') continue;
+    const prior = headers[name];
+    headers[name] = prior === undefined ? metadata[i + 1]! : `${String(prior)}, ${metadata[i + 1]!}`;
+  }
+  if (leftMs !== undefined) headers['grpc-timeout'] = formatGrpcTimeout(leftMs);
+  return headers;
+}
+
+/** The answer held and rewritten (relay.ts): an extended card's URLs, ListTasks under task ownership. */
+function answerRewrite(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps): HeldRewrite | undefined {
+  const { call, exchange, admission } = routed;
+  // The AgentCard message's version is its rpc's package (methods.ts), whatever `a2a-version` says.
+  const version = grpcMethod(call.target)?.version;
+  if (exchange.request?.operation === 'GetExtendedAgentCard' && version) {
+    return grpcExtendedCardRewrite(exchange.upstream, version, call.req.headers[':authority'], deps.cards);
+  }
+  const filter: Admission['answerFilter'] = admission.answerFilter;
+  return filter && { message: filter('grpc'), maxBytes: deps.limits.grpc.messageBytes };
+}
+
+/** A held answer must be readable: the agent is not offered compression (`grpc-accept-encoding`). */
+function heldStrip(strip: ReadonlySet<string> | undefined, rewrite: HeldRewrite | undefined) {
+  return rewrite ? new Set([...(strip ?? []), 'grpc-accept-encoding']) : strip;
+}
+
+/** A blocking SendMessage (read whole) to an agent with the rescue on. */
+function rescues(exchange: Exchange): boolean {
+  const facts = exchange.request;
+  return (
+    exchange.upstream.config.timeoutRescue.enabled &&
+    facts?.operation === 'SendMessage' &&
+    facts.blocking === true &&
+    facts.body === 'complete'
+  );
+}
+
+/** Anything thrown before the relay took over: answered as a gRPC status whenever the stream is still there. */
+function answerUnexpected(exchange: Exchange, call: GrpcClientCall, err: unknown): void {
+  const { res } = call;
+  const failure = grpcFailureOf(err, call.target);
+  const gone = res.stream.destroyed || res.stream.closed;
+  if (err instanceof Error) exchange.fail(gone ? 'client-gone' : 'gateway-error', err);
+  const trailers = gone ? undefined : sendGrpcFailure(res, failure);
+  if (trailers) exchange.responseTrailers = trailers;
+  exchange.finish();
+}

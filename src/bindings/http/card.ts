@@ -1,0 +1,41 @@
+/**
+ * Pipeline step 4 on the HTTP binding: the agent card from the card cache (src/cards/cache.ts),
+ * rendered with this request's public URL and gRPC address (src/cards/serve.ts), or a 304.
+ */
+import type { Exchange } from '../../exchange/exchange.js';
+import type { CardCache } from '../../cards/cache.js';
+import type { CardSecurity } from '../../cards/security.js';
+import { renderCard, sendCard } from '../../cards/serve.js';
+import { upstreamFailure } from '../../errors/gateway-error.js';
+import { sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
+import type { HttpCall } from './http-call.js';
+
+/** Where the agent is at the gateway: its public URL and its gRPC `host:port` (if it has a gRPC route). */
+export interface CardAddress {
+  readonly publicUrl: string;
+  readonly grpc: string | undefined;
+}
+
+export async function serveCardFromCache(
+  exchange: Exchange,
+  call: HttpCall,
+  cards: CardCache,
+  cardPath: string,
+  at: CardAddress,
+  errorContext: ErrorContext,
+  security: CardSecurity | undefined,
+): Promise<void> {
+  const { req, res } = call;
+  const { upstream } = exchange;
+  try {
+    const cached = await cards.get(upstream, cardPath, req.headers);
+    const served = renderCard(cached, upstream.config.url, at.publicUrl, security, at.grpc);
+    exchange.record.bytesOut = served.length;
+    sendCard(req, res, cached, served);
+  } catch (err) {
+    const failure = upstreamFailure(err, upstream.name);
+    exchange.fail('upstream-error', failure);
+    sendGatewayError(res, failure, errorContext);
+  }
+  exchange.finish();
+}

@@ -1,0 +1,66 @@
+/**
+ * What a binding gives the one pipeline (pipeline.ts): the steps whose work depends on the wire
+ * the call came in on. The HTTP binding (src/bindings/http/binding.ts: JSON-RPC and HTTP+JSON,
+ * relayed with undici) and the gRPC binding (src/bindings/grpc/binding.ts: HTTP/2 streams to the
+ * agent) each implement it once; the order of the steps and everything between them —
+ * the exchange record, classification, access control, observers — is the pipeline's.
+ */
+import type { Exchange } from '../exchange/exchange.js';
+import type { Upstream } from '../transport/upstream.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import type { Admission } from '../access/gate.js';
+import type { ClientCall } from './call.js';
+import type { RequestBody } from './request-body.js';
+
+/** Step 2: where the call goes on the agent, and what its head refuses. */
+export interface CallHead {
+  /** The normalised target after the agent's prefix (what routes and the classifier read). */
+  readonly path: string;
+  /** Path (and query) to request on the agent. */
+  readonly upstreamPath: string;
+  /** The path as records and logs show it. */
+  readonly recordPath: string;
+  /** Answered once the body's start is read (so it can be in the caller's protocol)… */
+  readonly refusal: GatewayError | undefined;
+  /** …or at once, the body not read (gRPC: the protocol is known from the head). */
+  readonly refuseUnread: boolean;
+}
+
+/** A call past access control, as steps 4–7 see it. */
+export interface RoutedCall<C extends ClientCall> {
+  readonly call: C;
+  readonly exchange: Exchange;
+  readonly path: string;
+  readonly byHost: boolean;
+  /** The peer is a configured trusted proxy (its X-Forwarded-* count). */
+  readonly trusted: boolean;
+  readonly admission: Admission;
+}
+
+/** Step 5's result: what the agent gets, plus whatever the binding needs to send it. */
+export interface Prepared {
+  /** Header fields (or gRPC metadata), name and value alternating; observers may add to them. */
+  readonly headers: string[];
+}
+
+export interface Binding<C extends ClientCall, P extends Prepared> {
+  /** Step 1: no agent is configured for the route; nothing is opened. */
+  refuseUnrouted(call: C, agent: string | undefined): Promise<void> | void;
+  /** Step 2. */
+  head(call: C, upstream: Upstream, target: string, trusted: boolean): CallHead;
+  /** Step 3: most bytes read before the call goes on (the classifier's cap when inspection is off). */
+  readAhead(upstream: Upstream): number;
+  /** Step 3: the body's start (HTTP) or the whole request message (gRPC), within the limits. */
+  readBody(call: C, upstream: Upstream, onChunk: (chunk: Buffer) => void): Promise<RequestBody>;
+  /** Step 4: true when the gateway answered the call itself. */
+  answerItself?(routed: RoutedCall<C>): Promise<boolean>;
+  /** Step 5. */
+  prepare(routed: RoutedCall<C>): Promise<P>;
+  /** Step 6: this call goes to the timeout rescue. */
+  rescues(routed: RoutedCall<C>, body: RequestBody): boolean;
+  rescue(routed: RoutedCall<C>, prepared: P, body: RequestBody): Promise<void>;
+  /** Step 7: resolves when the exchange has finished. */
+  relay(routed: RoutedCall<C>, prepared: P, body: RequestBody): Promise<void>;
+  /** Step 8's last resort: answer in the caller's protocol if the call is still there; finish. */
+  answerUnexpected(exchange: Exchange, call: C, err: unknown): void;
+}

@@ -1,0 +1,122 @@
+/**
+ * The one request pipeline, for every binding (docs/ARCHITECTURE.md, "One pipeline, two
+ * bindings"), in the order a call travels:
+ *   1. find the agent (none → refused in the caller's protocol, nothing opened)
+ *   2. the target as the agent gets it and what its head refuses; open the exchange record
+ *   3. read the body (its start, or the whole gRPC message) and classify the call once: every
+ *      later stage reads these facts (classify.ts)
+ *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
+ *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
+ *   5. what the agent gets (headers or metadata); observers see them last (tracing adds `traceparent`)
+ *   6. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
+ *   7. else relay to the agent, the answer passed on as it arrives (held and rewritten where asked)
+ *   8. the exchange finishes exactly once: the answer ended, the client left or the agent failed
+ * What differs between HTTP and gRPC is the `Binding` (binding.ts); the order, the record, the
+ * classification and access control are written here once.
+ */
+import { Exchange, type ObserverSet } from '../exchange/exchange.js';
+import type { InFlight } from '../exchange/in-flight.js';
+import type { Upstream } from '../transport/upstream.js';
+import { clientAddress, type PeerTrust } from '../transport/peer.js';
+import { OPEN, type AccessGate } from '../access/gate.js';
+import type { ClientCall } from './call.js';
+import { RequestClassifier } from './classify.js';
+import type { RequestBody } from './request-body.js';
+import type { Binding, Prepared } from './binding.js';
+
+export interface PipelineDeps {
+  readonly upstreams: ReadonlyMap<string, Upstream>;
+  readonly trust: PeerTrust;
+  readonly observers: ObserverSet;
+  /** Exchanges in flight, for graceful shutdown. */
+  readonly inFlight: InFlight;
+  /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
+  readonly inspectBytes: number;
+  readonly access: AccessGate;
+}
+
+/** Handles one call: `agent` as the listener routed it, `target` what follows the agent's prefix. */
+export type CallHandler<C extends ClientCall> = (
+  call: C,
+  agent: string | undefined,
+  target: string,
+  /** Routed by `Host` / `:authority` (src/pipeline/route.ts): `target` is the whole target. */
+  byHost?: boolean,
+) => Promise<void>;
+
+export function createPipeline<C extends ClientCall, P extends Prepared>(
+  binding: Binding<C, P>,
+  deps: PipelineDeps,
+): CallHandler<C> {
+  const { upstreams, trust, observers, inFlight, access } = deps;
+
+  return async function handleCall(call, agent, target, byHost = false) {
+    // 1. Which agent.
+    const upstream = agent === undefined ? undefined : upstreams.get(agent);
+    if (!upstream) return binding.refuseUnrouted(call, agent);
+
+    // 2. The target as the agent gets it, what its head refuses, and the exchange record.
+    const trusted = trust.isTrusted(call.remoteAddress);
+    const head = binding.head(call, upstream, target, trusted);
+    const exchange = new Exchange(call, upstream, head.upstreamPath, observers, head.recordPath);
+    const ticket = inFlight.add(exchange);
+    try {
+      if (head.refusal && head.refuseUnread) {
+        call.body.resume(); // refused on its head: the body is neither waited for nor held
+        throw head.refusal;
+      }
+      // 3. The body, and the call's one classification; a refusal after it, in the caller's protocol.
+      const body = await readAndClassify(binding, exchange, call, head.path, deps.inspectBytes);
+      if (head.refusal) throw head.refusal;
+      const admission = access.passes(exchange) ? OPEN : await access.admit(exchange, clientAddress(call, trusted));
+
+      // 4. An answer the gateway gives itself.
+      const route = { call, exchange, path: head.path, byHost, trusted, admission };
+      if (binding.answerItself && (await binding.answerItself(route))) return;
+
+      // 5. What the agent gets; observers may add to it.
+      const prepared = await binding.prepare(route);
+      exchange.emit('onForward', prepared.headers);
+
+      // 6. Timeout rescue for blocking sends.
+      if (binding.rescues(route, body)) return await binding.rescue(route, prepared, body);
+
+      // 7. Relay.
+      await binding.relay(route, prepared, body);
+    } catch (err) {
+      // 8. Anything thrown before the relay took over: answered whenever the call is still there.
+      binding.answerUnexpected(exchange, call, err);
+    } finally {
+      inFlight.delete(ticket);
+    }
+  };
+}
+
+/** Reads the body (observers see every chunk) and classifies the call from it. */
+async function readAndClassify<C extends ClientCall, P extends Prepared>(
+  binding: Binding<C, P>,
+  exchange: Exchange,
+  call: C,
+  path: string,
+  inspectBytes: number,
+): Promise<RequestBody> {
+  const classifier = new RequestClassifier(call, path, inspectBytes || binding.readAhead(exchange.upstream));
+  const classify = (cut: boolean) => {
+    const { facts, failure } = classifier.end(cut);
+    exchange.request = facts;
+    exchange.requestFailure = failure;
+  };
+  const onChunk = (chunk: Buffer) => {
+    exchange.record.bytesIn += chunk.length;
+    classifier.push(chunk); // a no-op once classified: the rest of a large body streams past
+    exchange.emit('onRequestChunk', chunk);
+  };
+  try {
+    const body = await binding.readBody(call, exchange.upstream, onChunk);
+    classify(!body.complete);
+    return body;
+  } catch (err) {
+    classify(true); // what was read, for the refusal's protocol
+    throw err;
+  }
+}
