@@ -26,7 +26,7 @@ COPY dashboards ./dashboards
 RUN mkdir -p /etc/a2a-gateway && cp config/gateway.yaml /etc/a2a-gateway/gateway.yaml
 USER node
 EXPOSE 8080
-# The gRPC listener, when the config sets listen.grpc (README "gRPC").
+# The gRPC listener, when the config sets listen.grpc (docs/configuration.md "gRPC").
 EXPOSE 50051
 # The admin listener (/metrics, /exchanges, …): only when your config binds admin.listen to
 # 0.0.0.0 — then set admin.token too. The bundled config keeps it on the container's loopback.

@@ -145,7 +145,7 @@ export const GATEWAY_VARIANTS = [
   },
   {
     // The live console (issue #15): 20 consoles reading the feed the whole run, each exchange
-    // written to all of them. README: within 5 % of `gateway`.
+    // written to all of them. docs/performance.md: within 5 % of `gateway`.
     name: 'gateway+console',
     label: 'gateway, 20 live console feeds reading /console/api/feed on the admin listener',
     optional: 'quick',

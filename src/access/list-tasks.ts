@@ -6,7 +6,7 @@
  * (too large, compressed, not a ListTasksResponse) is refused, never passed on.
  *
  * `totalSize` becomes the number of tasks kept: the agent's count would tell the caller how many
- * tasks others have. Pages may therefore hold fewer than `pageSize` tasks (README "Access control").
+ * tasks others have. Pages may therefore hold fewer than `pageSize` tasks (docs/security.md "Access control").
  */
 import type { JsonBinding } from '../a2a/operations.js';
 import type { BodyRewrite, RewriteResult } from '../bindings/http/rewrite-buffer.js';

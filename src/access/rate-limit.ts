@@ -1,5 +1,5 @@
 /**
- * Per-agent rate limits (README "Access control"): `requests` per `per` for one caller, plus a
+ * Per-agent rate limits (docs/security.md "Access control"): `requests` per `per` for one caller, plus a
  * `burst` above that rate, refilled over the same interval. rate-limiter-flexible keeps the
  * counts — in this process, or with `state.store: redis` in Redis, so every replica and worker
  * counts against one limit — and no window arithmetic is written here. When Redis cannot answer,

@@ -4,7 +4,7 @@
  * the request headers the agent's `Vary` names: a2a-js serves a different card for
  * `A2A-Version: 1.0` than for a 0.3 client (wire-reference §3, §6.5).
  *
- * A card fetch is the gateway's own request, shared by every client (README "Agent cards"):
+ * A card fetch is the gateway's own request, shared by every client (docs/operations.md "Agent cards"):
  * - it carries the agent's configured `headers` and, of the caller's headers, only those that
  *   negotiate content (`CARD_REQUEST_HEADERS`): never Authorization, Cookie, an API key or any
  *   other credential, so no caller's credentials ever select the card another caller gets. A

@@ -1,5 +1,5 @@
 /**
- * Config reload in worker mode (README "Reloading the configuration"): SIGHUP on the primary, or
+ * Config reload in worker mode (docs/operations.md "Reloading the configuration"): SIGHUP on the primary, or
  * `POST /admin/reload` on any worker (`reloadAllWorkers()` in worker.ts, through the primary),
  * makes the primary send every worker `{ type: 'a2a-gateway:reload', id }`; each worker re-reads
  * the config file and applies it as the single process does (src/reload/from-file.ts), and its

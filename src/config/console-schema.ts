@@ -1,5 +1,5 @@
 /**
- * `console`: the live console on the admin listener (README "Console"). The page and its data
+ * `console`: the live console on the admin listener (docs/operations.md "Console"). The page and its data
  * are the operator plane's, behind `admin.token`; the feed's limits bound what a console that
  * stops reading can cost the gateway (it is dropped, never buffered without bound).
  */

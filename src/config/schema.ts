@@ -1,5 +1,5 @@
 /**
- * The configuration contract (README "Configuration"). Validated and defaulted once at start-up;
+ * The configuration contract (docs/configuration.md). Validated and defaulted once at start-up;
  * everything downstream receives the parsed `GatewayConfig` and never reads YAML or env itself.
  */
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import { agentGrpcSchema, agentHostsSchema, grpcLimitsSchema, grpcListenSchema }
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
- * caller's protocol where the gateway has read enough to know it (README "Limits").
+ * caller's protocol where the gateway has read enough to know it (docs/security.md "Limits").
  */
 const limits = z
   .object({
@@ -109,7 +109,7 @@ const agentObject = z
       .prefault({}),
     /** Overrides of the gateway-wide `limits` for this agent. */
     limits: z.object({ bodyBytes: sizeValue.optional() }).strict().prefault({}),
-    /** Who may call this agent and which operations (README "Access control"). */
+    /** Who may call this agent and which operations (docs/security.md "Access control"). */
     access: agentAccessSchema,
     auth: agentAuthSchema,
     /** Requests per principal (or client address) per interval, with a burst → 429. */
@@ -280,7 +280,7 @@ function checkAccess(config: z.output<typeof configObject>, ctx: z.RefinementCtx
 /**
  * Worker processes need shared state: with each worker's own, a follow-up call landing on another
  * worker would find no task owner (TaskNotFound), half a task story, and a rate limit per worker
- * (README "Worker processes"). A store in the primary would be a home-made one on the hot path.
+ * (docs/deploying.md "Worker processes"). A store in the primary would be a home-made one on the hot path.
  */
 function checkWorkers(config: z.output<typeof configObject>, ctx: z.RefinementCtx): void {
   if (config.workers !== 1 && config.state.store !== 'redis')

@@ -1,5 +1,5 @@
 /**
- * `state`: where task stories, task and context owners and rate-limit counts live (README
+ * `state`: where task stories, task and context owners and rate-limit counts live (docs/deploying.md
  * "Scaling out"). `memory` (the default) is this process; `redis` is shared by every replica and
  * worker. Redis is never waited for on the forwarding path except where a decision needs it
  * (an ownership check, a rate limit), each bounded by `timeout`.

@@ -1,5 +1,5 @@
 /**
- * The console's data contract (README "Console"): the JSON the admin listener serves under
+ * The console's data contract (docs/operations.md "Console"): the JSON the admin listener serves under
  * `/console/api/` and the page (src/console/ui/) reads. One file, so the server and the page
  * agree by construction; the page imports these types only (no runtime code).
  *

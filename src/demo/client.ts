@@ -97,7 +97,7 @@ export async function runDemoAgainst(
   return outcomes;
 }
 
-/** The gateway's record of the call that carried `messageId` (GET /exchanges, README), or why
+/** The gateway's record of the call that carried `messageId` (GET /exchanges, docs/operations.md), or why
  * the admin listener could not say. */
 async function recordedBy(admin: AdminAccess, messageId: string): Promise<DemoOutcome['recorded'] | string> {
   const url = `${admin.url}/exchanges?agent=code-reviewer&messageId=${encodeURIComponent(messageId)}&limit=1`;

@@ -1,5 +1,5 @@
 /**
- * Timeout rescue (README "Timeout rescue"). A blocking SendMessage holds the HTTP request open
+ * Timeout rescue (docs/operations.md "Timeout rescue"). A blocking SendMessage holds the HTTP request open
  * until the task is terminal or interrupted, with no time limit in the spec (wire-reference §5.1);
  * client libraries and load balancers time out after 5–60 s, so the client gives up first and
  * never learns the task id. For agents with `timeoutRescue.enabled`, a `Rescue` instead:

@@ -1,5 +1,5 @@
 /**
- * Makes the state pieces from `state` and `tasks` (README "Scaling out"): the task store, and
+ * Makes the state pieces from `state` and `tasks` (docs/deploying.md "Scaling out"): the task store, and
  * with `store: redis` the one Redis connection it shares with the rate limits, and the status
  * the metrics and `/readyz` read. src/gateway.ts calls this once.
  */

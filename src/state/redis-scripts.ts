@@ -2,7 +2,7 @@
  * The Lua scripts that keep task stories in Redis. Each runs atomically in Redis, so a task's
  * transition is recorded once however many replicas saw it, and only the replica whose script
  * recorded it gets the event (and observes the task histograms): the exactly-once rule of the
- * README's "Scaling out". The story rule is src/tasks/story.ts `advanceStory`, written again in
+ * docs/deploying.md "Scaling out". The story rule is src/tasks/story.ts `advanceStory`, written again in
  * Lua; test/state/redis-store.test.ts runs both on the same sightings and compares.
  *
  * Keys (P = `state.redis.keyPrefix`; agent names hold no `:`, src/config/schema.ts AGENT_NAME):

@@ -1,5 +1,5 @@
 /**
- * The task store shared by every replica and worker (`state.store: redis`, README "Scaling
+ * The task store shared by every replica and worker (`state.store: redis`, docs/deploying.md "Scaling
  * out"). Writes go through a bounded queue (write-queue.ts) and are recorded by the Lua scripts
  * of redis-scripts.ts, each atomically, so a transition is recorded — and its event emitted — once
  * across the cluster. Reads answer an ownership check: owners never change once recorded, so

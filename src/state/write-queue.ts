@@ -1,5 +1,5 @@
 /**
- * The bounded queue between the forwarding path and Redis (README "Scaling out"): a write is
+ * The bounded queue between the forwarding path and Redis (docs/deploying.md "Scaling out"): a write is
  * queued and the request goes on; what is queued goes out as one command (one script call for
  * the whole batch: a round trip and a command's overhead shared by every write in it) while Redis
  * is up, and waits while it is down, so the gateway catches up when Redis returns. Past

@@ -22,7 +22,7 @@ export interface TaskStory {
   readonly agent: string;
   readonly taskId: string;
   readonly contextId?: string;
-  /** The principal whose call the task first came back to (task ownership, README "Access control"). */
+  /** The principal whose call the task first came back to (task ownership, docs/security.md "Access control"). */
   readonly owner?: string;
   readonly firstSeen: number;
   lastSeen: number;

@@ -2,7 +2,7 @@
  * Follows tasks across calls: a send creates a task, GetTask polls or a SubscribeToTask watch it,
  * another call finishes it. Each (agent, task id) gets one story (story.ts), kept in a task store:
  * in this process (memory-store.ts, the default) or shared by every replica (Redis,
- * src/state/redis-store.ts; README "Scaling out").
+ * src/state/redis-store.ts; docs/deploying.md "Scaling out").
  *
  * The store's reads are asynchronous because a shared store answers over the network. Its
  * writes are never waited for on the forwarding path: `TaskTracker.observe` hands the sighting

@@ -1,4 +1,4 @@
-/** The access log: one JSON line per finished exchange (README "Access log"). */
+/** The access log: one JSON line per finished exchange (docs/operations.md "Access log"). */
 import type { ExchangeObserver } from '../exchange/exchange.js';
 import type { Logger } from '../log.js';
 import { traceIdOf } from './tracing/trace-context.js';

@@ -131,13 +131,13 @@ describe('access-control config contract', () => {
   });
 });
 
-describe('the README "Access control" example', () => {
+describe('the docs/configuration.md "Access control" example', () => {
   it('is a valid config as printed', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Access control'));
+    const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Access control'));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(yaml).toBeDefined();
-    const config = parseConfig(yaml!, 'README.md', ENV);
+    const config = parseConfig(yaml!, 'docs/configuration.md', ENV);
     expect(config.auth!.apiKeys['ops-bot']!.sha256).toBe(SHA256_OF_TEST);
     expect(config.agents['code-reviewer']!.access.methods).toEqual({ CancelTask: ['ops'] });
   });

@@ -1,5 +1,5 @@
 /**
- * docker-compose.yml (README "Deploying"). No Docker engine runs here, so the file is checked
+ * docker-compose.yml (docs/deploying.md). No Docker engine runs here, so the file is checked
  * piece by piece: the services and their ports, every host file it mounts, the gateway config
  * it mounts (valid, fronting the demo fleet service), the Prometheus config (parsed, and by
  * promtool when it is installed) scraping the gateway's admin port with the shared token, and

@@ -1,5 +1,5 @@
 /**
- * deploy/kubernetes (README "Deploying"): the base and the Redis overlay render with
+ * deploy/kubernetes (docs/deploying.md): the base and the Redis overlay render with
  * `kubectl kustomize`, every object passes its Kubernetes schema, and the pieces agree with the
  * gateway: probes on the endpoints it serves, a config its own parser accepts with the Secret's
  * variables, a termination grace longer than its drain, metrics scraped where and how it serves

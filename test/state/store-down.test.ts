@@ -1,5 +1,5 @@
 /**
- * What the gateway does when the shared store cannot answer a decision that needs it (README
+ * What the gateway does when the shared store cannot answer a decision that needs it (docs/deploying.md
  * "Scaling out"): an ownership check fails closed by default (503 in the caller's protocol,
  * nothing reaches the agent) or, with `failClosed: false`, admits; readiness follows Redis only
  * with `required: true`. A real redis-server, stopped for the test.

@@ -1,6 +1,6 @@
 /**
  * Where an SSE stream being relayed stands, and the keepalive comments written into it while it is
- * quiet (README "SSE keepalive"): proxies and load balancers drop streams idle for ~60 s, quiet but
+ * quiet (docs/operations.md "SSE keepalive"): proxies and load balancers drop streams idle for ~60 s, quiet but
  * healthy ones included. A comment goes out only between two events, and the quiet time counts
  * from the agent's last bytes. The quiet time is kept by one shared timer per keepalive period
  * (`keepalive-wheel.ts`), not a timer per stream: the stream is the wheel's list node itself.

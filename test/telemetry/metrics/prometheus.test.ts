@@ -1,6 +1,6 @@
 /**
  * A real Prometheus scrapes the gateway's metrics (on its admin listener, with the admin token
- * from a credentials file, as README tells operators) while real SDK peers and clients run a
+ * from a credentials file, as docs/operations.md "Metrics" tells operators) while real SDK peers and clients run a
  * scenario through it; then every PromQL expression of the Grafana dashboard and of the alert
  * rules goes through Prometheus's HTTP API. promtool checks the rule file and the /metrics output.
  */

@@ -47,7 +47,7 @@ export interface PrometheusOptions {
   ruleFiles?: string[];
   /** Default `/metrics`. */
   metricsPath?: string;
-  /** Sent as `Authorization: Bearer …`, from a credentials file, as the README tells operators. */
+  /** Sent as `Authorization: Bearer …`, from a credentials file, as docs/operations.md "Metrics" tells operators. */
   bearerToken?: string;
 }
 
