@@ -1,10 +1,11 @@
 /**
  * Findings about the interface URLs an agent card advertises: cards are often published with
  * the address the agent was deployed at (localhost, 0.0.0.0, a container IP, plain http), which
- * sends clients somewhere they cannot reach or around the gateway. Covers 1.0
- * `supportedInterfaces[].url` and 0.3 `url` + `additionalInterfaces[].url` (wire-reference §3, §6.5);
- * a2a-js compat servers serve hybrids with both (capture `v1compat--v03client-jsonrpc-card.http`).
+ * sends clients somewhere they cannot reach or around the gateway. Covers every interface
+ * `interfacesOf` lists (card-interfaces.ts): 1.0 `supportedInterfaces[].url` and 0.3 `url` +
+ * `additionalInterfaces[].url` (wire-reference §3, §6.5), both in a2a-js compat hybrids.
  */
+import { interfacesOf, isGrpcBinding } from './card-interfaces.js';
 import { FindingSink, type Finding } from './findings.js';
 import { classifyUrl } from './url-host.js';
 
@@ -16,20 +17,9 @@ export interface CardFindingOptions {
   readonly publicGateway: boolean;
 }
 
+/** The URL and binding of each interface, what the findings check. */
 export function cardInterfaceUrls(card: unknown): Array<{ url: string; binding: string | undefined }> {
-  if (card === null || typeof card !== 'object') return [];
-  const c = card as Record<string, unknown>;
-  const out: Array<{ url: string; binding: string | undefined }> = [];
-  for (const entry of arrayOf(c.supportedInterfaces)) {
-    const e = entry as Record<string, unknown>;
-    if (typeof e.url === 'string') out.push({ url: e.url, binding: stringOf(e.protocolBinding) });
-  }
-  if (typeof c.url === 'string') out.push({ url: c.url, binding: stringOf(c.preferredTransport) ?? 'JSONRPC' });
-  for (const entry of arrayOf(c.additionalInterfaces)) {
-    const e = entry as Record<string, unknown>;
-    if (typeof e.url === 'string') out.push({ url: e.url, binding: stringOf(e.transport) });
-  }
-  return out;
+  return interfacesOf(card).map(({ url, binding }) => ({ url, binding }));
 }
 
 export function cardFindings(card: unknown, opts: CardFindingOptions): readonly Finding[] {
@@ -38,7 +28,7 @@ export function cardFindings(card: unknown, opts: CardFindingOptions): readonly 
   if (urls.length === 0) sink.add('card.no-interfaces');
   for (const { url, binding } of urls) {
     // gRPC interfaces may be written as host:port without a scheme (wire-reference §7.3).
-    const parsable = binding === 'GRPC' && !url.includes('://') ? `grpc://${url}` : url;
+    const parsable = isGrpcBinding(binding) && !url.includes('://') ? `grpc://${url}` : url;
     const { hostClass, protocol } = classifyUrl(parsable);
     switch (hostClass) {
       case 'invalid':
@@ -65,12 +55,4 @@ export function cardFindings(card: unknown, opts: CardFindingOptions): readonly 
     if (opts.publicGateway && protocol === 'http:') sink.add('card.interface-plain-http', url);
   }
   return sink.list();
-}
-
-function arrayOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value.filter((v) => v !== null && typeof v === 'object') : [];
-}
-
-function stringOf(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

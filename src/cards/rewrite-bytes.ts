@@ -17,7 +17,15 @@
  */
 import { compileScanPlan, type ScanPlan } from '../codec/json-scan-plan.js';
 import { locateJson, type MemberSpan, type SpanHit } from '../codec/json-spans.js';
-import { interfaceRewriter, isGrpcBinding, type UntouchedUrl, type UrlChange } from './rewrite.js';
+import {
+  ENTRY_BINDING_KEYS,
+  INTERFACE_LISTS,
+  MAIN_BINDING_KEY,
+  type InterfaceList,
+  interfaceField,
+  isGrpcBinding,
+} from '../a2a/card-interfaces.js';
+import { interfaceRewriter, type UntouchedUrl, type UrlChange } from './rewrite.js';
 
 /** Where the card sits: the body itself (REST, public card) or a JSON-RPC `result`. */
 export type CardPlace = 'body' | 'result';
@@ -32,9 +40,11 @@ export interface CardBytesRewrite {
   readonly notCard?: string;
 }
 
-const LISTS = ['supportedInterfaces', 'additionalInterfaces'] as const; // 1.0 (and hybrid), 0.3
-/** What names an interface's binding: 1.0 `protocolBinding`, else 0.3 `transport` (as rewrite.ts reads it). */
-const BINDING_KEYS = ['protocolBinding', 'transport'] as const;
+/*
+ * The bytes are walked here, not parsed (see the header), so the fields are found by path; the
+ * names, and which key names a binding, are the ones `interfacesOf` reads (src/a2a/card-interfaces.ts).
+ */
+type BindingKey = (typeof ENTRY_BINDING_KEYS)[number] | typeof MAIN_BINDING_KEY;
 
 function planFor(place: CardPlace): ScanPlan {
   const at = place === 'body' ? '' : 'result';
@@ -44,9 +54,9 @@ function planFor(place: CardPlace): ScanPlan {
     at,
     under('url'),
     under('signatures'),
-    under('preferredTransport'),
-    ...LISTS.flatMap((list) => BINDING_KEYS.map((key) => under(`${list}.*.${key}`))),
-    ...LISTS.map((list) => under(`${list}.*.url`)),
+    under(MAIN_BINDING_KEY),
+    ...INTERFACE_LISTS.flatMap((list) => ENTRY_BINDING_KEYS.map((key) => under(`${list}.*.${key}`))),
+    ...INTERFACE_LISTS.map((list) => under(`${list}.*.url`)),
   ]);
 }
 
@@ -66,7 +76,7 @@ function isCard(members: readonly MemberSpan[]): boolean {
   return members.some(
     (m) =>
       (m.key === 'url' && m.type === 'string') ||
-      ((m.key === 'supportedInterfaces' || m.key === 'additionalInterfaces') && m.type === 'array'),
+      ((INTERFACE_LISTS as readonly string[]).includes(m.key) && m.type === 'array'),
   );
 }
 
@@ -128,26 +138,30 @@ function splice(body: Uint8Array, edits: Edit[]): Uint8Array {
 
 /** The card field a hit is (`url`, `supportedInterfaces[2].url`, …), or undefined for another path. */
 function fieldOf(hit: SpanHit, prefix: string): string | undefined {
-  if (hit.path === `${prefix}url`) return 'url';
-  const list = LISTS.find((name) => hit.path === `${prefix}${name}.*.url`);
-  return list === undefined ? undefined : `${list}[${hit.indices[0]}].url`;
+  if (hit.path === `${prefix}url`) return interfaceField({ field: 'url' });
+  const list = INTERFACE_LISTS.find((name) => hit.path === `${prefix}${name}.*.url`);
+  return list === undefined ? undefined : entryField(list, hit);
+}
+
+/** The URL field of the list entry `hit` is in (its path is `list.*.…`: one index, the entry's). */
+function entryField(list: InterfaceList, hit: SpanHit): string {
+  return interfaceField({ field: list, index: hit.indices[0] as number });
 }
 
 /**
  * Which URL fields are of GRPC interfaces: per list entry its binding as `JSON.parse` would read
  * it (the last copy of `protocolBinding`, else of `transport`), and the 0.3 `url` by the card's
- * `preferredTransport` — the rule of `rewriteCard`.
+ * `preferredTransport` — the rule of `interfacesOf`, which `rewriteCard` reads.
  */
 function grpcFields(hits: readonly SpanHit[], prefix: string): Set<string> {
   /** Per URL field, the last copy of each key naming its binding. */
-  const last = new Map<string, Partial<Record<(typeof BINDING_KEYS)[number] | 'preferredTransport', SpanHit>>>();
-  const note = (field: string, key: (typeof BINDING_KEYS)[number] | 'preferredTransport', hit: SpanHit) =>
-    last.set(field, { ...last.get(field), [key]: hit });
+  const last = new Map<string, Partial<Record<BindingKey, SpanHit>>>();
+  const note = (field: string, key: BindingKey, hit: SpanHit) => last.set(field, { ...last.get(field), [key]: hit });
   for (const hit of hits) {
-    if (hit.path === `${prefix}preferredTransport`) note('url', 'preferredTransport', hit);
-    for (const list of LISTS) {
-      const key = BINDING_KEYS.find((k) => hit.path === `${prefix}${list}.*.${k}`);
-      if (key !== undefined) note(`${list}[${hit.indices[0]}].url`, key, hit);
+    if (hit.path === `${prefix}${MAIN_BINDING_KEY}`) note(interfaceField({ field: 'url' }), MAIN_BINDING_KEY, hit);
+    for (const list of INTERFACE_LISTS) {
+      const key = ENTRY_BINDING_KEYS.find((k) => hit.path === `${prefix}${list}.*.${k}`);
+      if (key !== undefined) note(entryField(list, hit), key, hit);
     }
   }
   const grpc = new Set<string>();

@@ -12,14 +12,15 @@
 import type { ProtocolVersion } from '../a2a/operations.js';
 import { concatBytes, lengthDelimitedField, rawFields, tryDecode, type RawField } from '../a2a/grpc/proto-read.js';
 import type { CardBytesRewrite } from './rewrite-bytes.js';
-import { interfaceRewriter, isGrpcBinding, type UntouchedUrl, type UrlChange } from './rewrite.js';
+import { interfaceField, isGrpcBinding, type InterfaceList } from '../a2a/card-interfaces.js';
+import { interfaceRewriter, type UntouchedUrl, type UrlChange } from './rewrite.js';
 
 /** Field numbers of AgentCard in each version. */
 interface CardFields {
   /** 1.0 `supported_interfaces` 3; 0.3 `additional_interfaces` 15 (repeated AgentInterface). */
   readonly interfaces: number;
-  /** The JSON name, for the reports. */
-  readonly interfacesName: string;
+  /** The JSON name, for the reports (the field names of `interfacesOf`, src/a2a/card-interfaces.ts). */
+  readonly interfacesName: InterfaceList;
   /** 1.0 13, 0.3 17 (repeated AgentCardSignature). */
   readonly signatures: number;
   /** 0.3 only: the card's main `url` 3 and its `preferred_transport` 14. */
@@ -116,10 +117,11 @@ export function rewriteCardProto(
   const parts = fields.map((f) => {
     let out: Uint8Array | undefined;
     if (f.value !== undefined && f.no === spec.interfaces) {
-      const entry = rewriteInterface(f.value, `${spec.interfacesName}[${index++}].url`, edits);
+      const field = interfaceField({ field: spec.interfacesName, index: index++ });
+      const entry = rewriteInterface(f.value, field, edits);
       out = entry && lengthDelimitedField(f.no, entry);
     } else if (f.value !== undefined && f.no === spec.url) {
-      const to = edits.moved('url', f.value, mainGrpc);
+      const to = edits.moved(interfaceField({ field: 'url' }), f.value, mainGrpc);
       out = to && lengthDelimitedField(f.no, to);
     }
     if (out !== undefined) edited = true;

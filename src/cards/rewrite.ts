@@ -2,9 +2,10 @@
  * Agent-card rewrite (pure). Clients call the URLs a card lists (spec §8.3.2), so every
  * interface that lives under the agent's configured URL must point at the gateway instead, or
  * traffic goes around it — and an agent behind a gateway usually advertises an address only the
- * gateway can reach (localhost, a container IP). Fields rewritten (wire-reference §3, §6.5):
- * 1.0 `supportedInterfaces[].url`; 0.3 `url` and `additionalInterfaces[].url`; hybrid cards
- * (a2a-js compat, wire-reference §6.5) carry both and get both. Interfaces elsewhere are left as
+ * gateway can reach (localhost, a container IP). Fields rewritten: the card's interfaces as
+ * `interfacesOf` lists them (src/a2a/card-interfaces.ts; wire-reference §3, §6.5): 1.0
+ * `supportedInterfaces[].url`; 0.3 `url` and `additionalInterfaces[].url`; hybrid cards (a2a-js
+ * compat) carry both and get both. Interfaces elsewhere are left as
  * they are and reported. A rewritten card no longer matches its JWS `signatures` (spec §8.4), so
  * they are dropped and reported. The per-URL decision (`urlRewriter`) is shared with the byte
  * rewrite of extended cards (rewrite-bytes.ts), which must not re-serialise the agent's JSON.
@@ -15,6 +16,7 @@
  * listeners are cleartext HTTP/2). Without a gRPC route for the agent they are left as they are,
  * and reported: gRPC clients then still go around the gateway.
  */
+import { interfaceField, interfacesOf, isGrpcBinding, type InterfaceWhere } from '../a2a/card-interfaces.js';
 import { isHostPort } from '../a2a/url-host.js';
 
 export interface UrlChange {
@@ -93,16 +95,6 @@ export function urlRewriter(
 const NO_GRPC_ROUTE =
   'a gRPC address, and the gateway has no gRPC route for this agent (agents.{name}.hosts with listen.grpc, or agents.{name}.grpc.listen)';
 
-/** The entry is a gRPC interface: 1.0 `protocolBinding`, 0.3 `transport`. */
-function isGrpcEntry(entry: Record<string, unknown>): boolean {
-  return isGrpcBinding(entry['protocolBinding'] ?? entry['transport']);
-}
-
-/** A protocol binding (1.0) or transport (0.3) that names gRPC. */
-export function isGrpcBinding(binding: unknown): boolean {
-  return typeof binding === 'string' && binding.toUpperCase() === 'GRPC';
-}
-
 /** A GRPC interface's http(s) URL at the gateway (see the header); `host:port` ones go through `urlRewriter`. */
 function grpcUrlDecision(url: string, grpcAuthority: string | undefined): UrlDecision | undefined {
   if (!/^https?:\/\//i.test(url)) return undefined;
@@ -134,38 +126,16 @@ export function rewriteCard(
   const changed: UrlChange[] = [];
   const untouched: UntouchedUrl[] = [];
   const out: Record<string, unknown> = { ...card };
-
-  const rewriteUrl = (field: string, value: unknown, grpc = false): unknown => {
-    if (typeof value !== 'string') return value;
-    const decision = urlDecision(value, grpc);
+  for (const { url, binding, where } of interfacesOf(card)) {
+    const field = interfaceField(where);
+    const decision = urlDecision(url, isGrpcBinding(binding));
     if ('why' in decision) {
-      untouched.push({ field, url: value, why: decision.why });
-      return value;
+      untouched.push({ field, url, why: decision.why });
+      continue;
     }
-    changed.push({ field, from: value, to: decision.to });
-    return decision.to;
-  };
-  const rewriteList = (key: string) => {
-    const list = card[key];
-    if (!Array.isArray(list)) return;
-    out[key] = list.map((entry: unknown, i) =>
-      entry && typeof entry === 'object' && 'url' in entry
-        ? {
-            ...(entry as Record<string, unknown>),
-            url: rewriteUrl(
-              `${key}[${i}].url`,
-              (entry as { url: unknown }).url,
-              isGrpcEntry(entry as Record<string, unknown>),
-            ),
-          }
-        : entry,
-    );
-  };
-
-  rewriteList('supportedInterfaces'); // 1.0 (and hybrid)
-  if ('url' in card)
-    out['url'] = rewriteUrl('url', card['url'], isGrpcEntry({ transport: card['preferredTransport'] })); // 0.3
-  rewriteList('additionalInterfaces'); // 0.3
+    changed.push({ field, from: url, to: decision.to });
+    setUrl(out, card, where, decision.to);
+  }
 
   let signaturesDropped = 0;
   if ('signatures' in out) {
@@ -175,4 +145,16 @@ export function rewriteCard(
     else signaturesDropped = 0;
   }
   return { card: out, changed, untouched, signaturesDropped };
+}
+
+/** Puts `url` at `where` in `out`, copying the list and its entry first: `card` (the cache's) stays as it is. */
+function setUrl(out: Record<string, unknown>, card: Record<string, unknown>, where: InterfaceWhere, url: string): void {
+  if (where.field === 'url') {
+    out['url'] = url;
+    return;
+  }
+  const list =
+    out[where.field] === card[where.field] ? [...(card[where.field] as unknown[])] : (out[where.field] as unknown[]);
+  list[where.index] = { ...(list[where.index] as Record<string, unknown>), url };
+  out[where.field] = list;
 }

@@ -1,10 +1,9 @@
 /**
- * Which protocol versions and bindings an agent card advertises, for the console's fleet view
- * (docs/wire-reference.md §3, §6.5): 1.0 cards list `supportedInterfaces[]` with
- * `protocolBinding` and `protocolVersion`; 0.3 cards have `protocolVersion`, `preferredTransport`
- * (JSONRPC when absent) and `additionalInterfaces[].transport`. a2a-js compat servers serve
- * hybrids with both, so both are read (as src/a2a/card-findings.ts does).
+ * Which protocol versions and bindings an agent card advertises, for the console's fleet view:
+ * those of the interfaces `interfacesOf` lists (src/a2a/card-interfaces.ts; wire-reference §3,
+ * §6.5), so the console names the interfaces the card rewrite moves and the findings check.
  */
+import { interfacesOf } from '../a2a/card-interfaces.js';
 
 export interface CardProtocols {
   readonly protocolVersions: string[];
@@ -14,23 +13,11 @@ export interface CardProtocols {
 export function cardProtocols(card: Record<string, unknown> | undefined): CardProtocols {
   const versions = new Set<string>();
   const bindings = new Set<string>();
-  if (card === undefined) return { protocolVersions: [], bindings: [] };
-  for (const entry of listOf(card['supportedInterfaces'])) {
-    add(bindings, entry['protocolBinding']);
-    add(versions, majorMinor(entry['protocolVersion']));
+  for (const { binding, version } of interfacesOf(card)) {
+    add(bindings, binding);
+    add(versions, majorMinor(version));
   }
-  if (typeof card['url'] === 'string' || card['preferredTransport'] !== undefined) {
-    add(bindings, card['preferredTransport'] ?? 'JSONRPC');
-    add(versions, majorMinor(card['protocolVersion']) ?? '0.3');
-  }
-  for (const entry of listOf(card['additionalInterfaces'])) add(bindings, entry['transport']);
   return { protocolVersions: [...versions].sort().reverse(), bindings: [...bindings] };
-}
-
-function listOf(value: unknown): Array<Record<string, unknown>> {
-  return Array.isArray(value)
-    ? value.filter((e): e is Record<string, unknown> => e !== null && typeof e === 'object')
-    : [];
 }
 
 function add(set: Set<string>, value: unknown): void {

@@ -144,3 +144,30 @@ function firstIndex(text: string, needles: string[], from: number): number {
 function latin1(bytes: Uint8Array): string {
   return new TextDecoder('latin1').decode(bytes);
 }
+
+/** An agent card as recorded: the 200 answer to a well-known card path (spec §8.2), parsed. */
+export interface RecordedCard {
+  readonly name: string;
+  /** The recorded agent's own address (`http://` + the request's Host), the card rewrite's agent URL. */
+  readonly agentUrl: string;
+  readonly bytes: Uint8Array;
+  readonly text: string;
+  readonly card: Record<string, unknown>;
+}
+
+const CARD_PATHS = new Set(['/.well-known/agent-card.json', '/.well-known/agent.json']);
+
+/** Every recorded agent card (a 304 or a non-object body is none). */
+export function recordedCards(): RecordedCard[] {
+  const out: RecordedCard[] = [];
+  for (const name of listCaptures()) {
+    const { request, response } = loadCapture(name);
+    if (!CARD_PATHS.has(request.path) || response?.status !== 200) continue;
+    const text = new TextDecoder().decode(response.body);
+    const card: unknown = JSON.parse(text);
+    if (card === null || typeof card !== 'object' || Array.isArray(card)) continue;
+    const agentUrl = `http://${request.headers['host']}`;
+    out.push({ name, agentUrl, bytes: response.body, text, card: card as Record<string, unknown> });
+  }
+  return out;
+}

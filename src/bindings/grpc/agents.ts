@@ -2,7 +2,8 @@
  * Where each agent serves gRPC, and the HTTP/2 channels to it, for one config generation.
  * The address is `agents.{name}.grpc.url`, else the GRPC interface of the agent's card for the
  * call's protocol version (A2A 1.0 `supportedInterfaces[]` with `protocolBinding: GRPC`; 0.3
- * `preferredTransport` / `additionalInterfaces[]` with `transport: GRPC`, wire-reference §6.5). A
+ * `preferredTransport` / `additionalInterfaces[]` with `transport: GRPC`, wire-reference §6.5;
+ * read by `interfacesOf`, as the card rewrite reads them). A
  * `host:port` address (A2A HEAD §7.3) is called over cleartext HTTP/2, as gRPC clients do with
  * insecure credentials; an `https://` one over TLS.
  */
@@ -12,6 +13,7 @@ import type { Upstream } from '../../transport/upstream.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { GrpcChannel } from './channel.js';
 import { isHostPort } from '../../a2a/url-host.js';
+import { interfacesOf, isGrpcBinding, type CardInterface } from '../../a2a/card-interfaces.js';
 
 /** `host:port` or `http(s)://host:port` → the origin node:http2 connects to. */
 export function grpcOrigin(address: string): string | undefined {
@@ -25,34 +27,18 @@ export function grpcOrigin(address: string): string | undefined {
   return isHostPort(address) ? `http://${address}` : undefined;
 }
 
-interface CardInterface {
-  readonly url: string;
-  readonly version: string | undefined;
-}
+/** A GRPC interface of a card: its address and the protocol version it speaks (undefined: any). */
+export type GrpcInterface = Pick<CardInterface, 'url' | 'version'>;
 
-/** The card's GRPC interfaces, either version's spelling. */
-export function grpcInterfaces(card: Record<string, unknown> | undefined): CardInterface[] {
-  if (!card) return [];
-  const out: CardInterface[] = [];
-  const add = (entry: unknown, binding: string) => {
-    if (!entry || typeof entry !== 'object') return;
-    const e = entry as Record<string, unknown>;
-    const kind = e[binding];
-    if (typeof kind === 'string' && kind.toUpperCase() === 'GRPC' && typeof e.url === 'string') {
-      out.push({ url: e.url, version: typeof e.protocolVersion === 'string' ? e.protocolVersion : undefined });
-    }
-  };
-  for (const entry of asList(card.supportedInterfaces)) add(entry, 'protocolBinding');
-  for (const entry of asList(card.additionalInterfaces))
-    add({ protocolVersion: '0.3', ...(entry as object) }, 'transport');
-  if (typeof card.url === 'string' && String(card.preferredTransport).toUpperCase() === 'GRPC') {
-    out.push({ url: card.url, version: '0.3' });
-  }
-  return out;
-}
-
-function asList(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
+/**
+ * The card's GRPC interfaces (`interfacesOf`, src/a2a/card-interfaces.ts). A 0.3 card's own `url`
+ * comes after its lists: `fromCard` takes the first of a version, and this keeps the address it
+ * has called such a card's agent at (test/grpc/addresses.test.ts).
+ */
+export function grpcInterfaces(card: Record<string, unknown> | undefined): GrpcInterface[] {
+  const grpc = interfacesOf(card).filter((i) => isGrpcBinding(i.binding));
+  const main = grpc.filter((i) => i.where.field === 'url');
+  return [...grpc.filter((i) => i.where.field !== 'url'), ...main].map(({ url, version }) => ({ url, version }));
 }
 
 /** The channels of one generation's agents, made on first use and closed with the generation. */
