@@ -35,8 +35,9 @@ import { extendedCardRewrite, isExtendedCardRequest } from './extended-card.js';
 import { publicBaseUrl, publicHostUrl, normalizeAddress, clientAddress, type PeerTrust } from './public-url.js';
 import { A2AError, sendA2AError } from './a2a-error.js';
 import { OPEN, type AccessGate, type Admission } from '../access/gate.js';
-import { parseBlockingSend, type BlockingSend } from '../rescue/wire.js';
-import { runRescue } from '../rescue/rescue.js';
+import { httpSendOf, type HttpSend } from '../rescue/wire.js';
+import { rescueDecision } from '../rescue/decision.js';
+import { runRescue } from '../rescue/http.js';
 import { resolveStrategy } from '../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../rescue/deadline.js';
 import type { ClientLimits } from '../transport/client-limits.js';
@@ -232,14 +233,13 @@ function wantsStream(req: IncomingMessage, facts: RequestFacts | undefined): boo
   return facts?.streaming === true || (req.headers.accept?.includes('text/event-stream') ?? false);
 }
 
-/** The blocking send to rescue, if this is one and its agent has the rescue on. */
-function blockingSendToRescue(exchange: Exchange, body: RequestBody): BlockingSend | undefined {
-  const facts = exchange.request;
-  if (!exchange.upstream.config.timeoutRescue.enabled || !body.complete) return undefined;
-  if (facts?.operation !== 'SendMessage') return undefined;
+/** The blocking send to rescue, if this is one (decided on the facts) and its body was read whole. */
+function blockingSendToRescue(exchange: Exchange, body: RequestBody): HttpSend | undefined {
+  const send = rescueDecision(exchange.request, exchange.upstream.config.timeoutRescue);
+  if (!send || !body.complete) return undefined;
   // Bodies up to the decoder's parse buffer were parsed whole already; a larger one is parsed here.
-  const document = facts.document ?? parseJson(body.prefix);
-  return parseBlockingSend(facts, document, exchange.upstreamPath);
+  const document = exchange.request?.document ?? parseJson(body.prefix);
+  return httpSendOf(send, document, exchange.upstreamPath);
 }
 
 function parseJson(bytes: Buffer): unknown {
@@ -252,7 +252,7 @@ function parseJson(bytes: Buffer): unknown {
 
 async function rescue(
   exchange: Exchange,
-  send: BlockingSend,
+  send: HttpSend,
   headers: string[],
   { cards, tracker }: Pick<PipelineDeps, 'cards' | 'tracker'>,
   errorContext: ErrorContext,
