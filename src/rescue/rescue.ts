@@ -279,7 +279,8 @@ class Rescue<R, T> {
     };
     try {
       const notStream = await this.run.caller.sendStreaming!(this.stop.either.signal, onEvent);
-      if (notStream) found = { kind: 'reply', outcome: notStream.kind === 'message' ? 'message' : 'error', raw: notStream.raw };
+      if (notStream)
+        found = { kind: 'reply', outcome: notStream.kind === 'message' ? 'message' : 'error', raw: notStream.raw };
     } catch (err) {
       if (!this.stop.stoppedWaiting) throw err;
     }
