@@ -18,7 +18,7 @@ import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } fro
 import type { Upstream } from '../transport/upstream.js';
 import { upstreamRequestHeaders } from '../transport/headers.js';
 import { GatewayError } from '../transport/errors.js';
-import type { Exchange, ObserverSet } from '../exchange/exchange.js';
+import type { ObserverSet } from '../exchange/exchange.js';
 import type { InFlight } from '../exchange/in-flight.js';
 import { RequestClassifier } from '../proxy/classify.js';
 import { clientAddress, normalizeAddress, type PeerTrust } from '../proxy/public-url.js';
@@ -33,6 +33,7 @@ import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
 import type { GrpcChannel } from './channel.js';
 import { rescueGrpcCall } from './rescue.js';
+import { rescueDecision } from '../rescue/decision.js';
 import type { Admission } from '../access/gate.js';
 import { isExtendedCardRequest } from '../proxy/extended-card.js';
 import { grpcExtendedCardRewrite, type GrpcCardDeps } from './extended-card.js';
@@ -95,10 +96,11 @@ export function createGrpcPipeline(deps: GrpcPipelineDeps): GrpcCallHandler {
       const channel = await deps.agents.channelFor(upstream, exchange.request?.version ?? '1.0');
 
       // 5. Timeout rescue for blocking sends.
-      if (rescues(exchange)) {
+      const send = rescueDecision(exchange.request, upstream.config.timeoutRescue);
+      if (send) {
         const headers = (rpcPath: string, leftMs: number) => h2Headers(rpcPath, channel, metadata, leftMs);
         const maxBytes = deps.limits.grpc.messageBytes;
-        return await rescueGrpcCall({ call, body, channel, headers, deadline, tracker: deps.tracker, maxBytes });
+        return await rescueGrpcCall({ call, send, body, channel, headers, deadline, tracker: deps.tracker, maxBytes });
       }
 
       // 6. Relay.
@@ -210,17 +212,6 @@ function answerRewrite(
 /** A held answer must be readable: the agent is not offered compression (`grpc-accept-encoding`). */
 function heldStrip(strip: ReadonlySet<string> | undefined, rewrite: HeldRewrite | undefined) {
   return rewrite ? new Set([...(strip ?? []), 'grpc-accept-encoding']) : strip;
-}
-
-/** A blocking SendMessage (read whole) to an agent with the rescue on. */
-function rescues(exchange: Exchange): boolean {
-  const facts = exchange.request;
-  return (
-    exchange.upstream.config.timeoutRescue.enabled &&
-    facts?.operation === 'SendMessage' &&
-    facts.blocking === true &&
-    facts.body === 'complete'
-  );
 }
 
 function deadlineOf(req: Http2ServerRequest, startedAt: number): number | undefined {
