@@ -30,6 +30,13 @@ export interface RequestFacts {
   /** `unknown` when neither a JSON-RPC body nor a REST route was recognised. */
   readonly binding: Binding | 'unknown';
   readonly version: ProtocolVersion;
+  /**
+   * The version the body is written in, which is how the agent reads it: the JSON-RPC method
+   * name's, the REST route's (`/v1/` is 0.3), the gRPC rpc's package (wire-reference §6.1, §6.2);
+   * `version` when none of these says. `blocking` is read in it. It differs from `version` when
+   * the `A2A-Version` header and the body disagree (finding `a2a.version-signals-disagree`).
+   */
+  readonly wireVersion: ProtocolVersion;
   /** Which signal decided `version`. */
   readonly versionSignal: VersionSignal;
   /** Raw `A2A-Version` header, when sent. */
@@ -49,7 +56,7 @@ export interface RequestFacts {
   readonly contextId?: string;
   readonly messageId?: string;
   readonly pushConfigId?: string;
-  /** SendMessage only: waits for a terminal or interrupted state (§3.2.2). */
+  /** SendMessage only: waits for a terminal or interrupted state (§3.2.2), read in `wireVersion`. */
   readonly blocking?: boolean;
   readonly historyLength?: number;
   /** Webhook URL of a push-notification config carried by the request. */

@@ -110,20 +110,25 @@ function classify(
   const route = matchRestRoute(head.method, head.path);
   const isJsonRpc = route === undefined && isJsonRpcBody(doc);
   const payloadRoot: BodyRoot = isJsonRpc ? 'params' : '';
+  const methodVersion = isJsonRpc ? operationForJsonRpcMethod(jsonRpcMethod(doc) ?? '')?.version : undefined;
+  const restPath = route === undefined || route.operation === 'AgentCard' ? undefined : route.legacyV1 ? '0.3' : '1.0';
   const { version, signal } = decideVersion(
     {
       header: versionHeader,
       query: query.get('A2A-Version'),
-      method: isJsonRpc ? operationForJsonRpcMethod(jsonRpcMethod(doc) ?? '')?.version : undefined,
-      restPath: route === undefined || route.operation === 'AgentCard' ? undefined : route.legacyV1 ? '0.3' : '1.0',
+      method: methodVersion,
+      restPath,
       payload: payloadVersion(doc, payloadRoot),
     },
     findings,
   );
+  // The header decides the version of the exchange; the body is read in the version it is
+  // written in, as the agent reads it (wire-reference §6.2: method and route names).
+  const wireVersion = methodVersion ?? restPath ?? version;
   const specific = isJsonRpc
-    ? jsonRpcFacts(doc, complete, version, status === 'malformed', findings)
+    ? jsonRpcFacts(doc, complete, wireVersion, status === 'malformed', findings)
     : route !== undefined
-      ? restFacts(route, doc, complete, query, opts, version)
+      ? restFacts(route, doc, complete, query, opts, wireVersion)
       : unknownRequest(head, findings);
   if (specific.pushUrl !== undefined && isNonPublic(classifyUrl(specific.pushUrl).hostClass)) {
     findings.add('a2a.push-url-private', specific.pushUrl.slice(0, 200));
@@ -133,6 +138,7 @@ function classify(
   return {
     binding: specific.binding,
     version,
+    wireVersion,
     versionSignal: signal,
     versionHeader,
     operation: specific.operation,
@@ -164,6 +170,7 @@ function classify(
 type SpecificFacts = Omit<
   RequestFacts,
   | 'version'
+  | 'wireVersion'
   | 'versionSignal'
   | 'versionHeader'
   | 'streaming'
@@ -182,7 +189,7 @@ type SpecificFacts = Omit<
 function jsonRpcFacts(
   doc: unknown,
   complete: boolean,
-  version: ProtocolVersion,
+  wireVersion: ProtocolVersion,
   malformed: boolean,
   findings: FindingSink,
 ): SpecificFacts {
@@ -198,7 +205,7 @@ function jsonRpcFacts(
   }
   const id = (doc as Json)?.id;
   const idType = typeOfValue(id);
-  const ids = jsonRpcTaskIds(doc, operation, known?.version ?? version);
+  const ids = jsonRpcTaskIds(doc, operation, known?.version ?? wireVersion);
   const message =
     operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, 'params') : {};
   return {
@@ -215,11 +222,11 @@ function jsonRpcFacts(
     pushConfigId: ids.configId,
     contextId: message.contextId ?? (operation === 'ListTasks' ? jsonRpcParam(doc, 'contextId') : undefined),
     messageId: message.messageId,
-    blocking: operation === 'SendMessage' ? isBlocking(doc, complete, 'params', version) : undefined,
+    blocking: operation === 'SendMessage' ? isBlocking(doc, complete, 'params', wireVersion) : undefined,
     historyLength: historyLengthIn(doc, 'params', operation),
     pushUrl: pushUrl(doc, 'params', operation),
     pushUrls: pushUrls(doc, 'params', operation),
-    taskIds: namedTaskIds(doc, 'params', operation, idNamesTask(operation, known?.version ?? version)),
+    taskIds: namedTaskIds(doc, 'params', operation, idNamesTask(operation, known?.version ?? wireVersion)),
     contextIds: namedContextIds(doc, 'params', operation),
   };
 }
@@ -240,7 +247,7 @@ function restFacts(
   complete: boolean,
   query: ReadonlyMap<string, string>,
   opts: RequestDecoderOptions,
-  version: ProtocolVersion,
+  wireVersion: ProtocolVersion,
 ): SpecificFacts {
   const { operation } = route;
   const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, '') : {};
@@ -256,7 +263,7 @@ function restFacts(
     pushConfigId: route.configId,
     contextId: message.contextId ?? (operation === 'ListTasks' ? query.get('contextId') : undefined),
     messageId: message.messageId,
-    blocking: operation === 'SendMessage' ? isBlocking(doc, complete, '', version) : undefined,
+    blocking: operation === 'SendMessage' ? isBlocking(doc, complete, '', wireVersion) : undefined,
     historyLength: queryHistory ?? historyLengthIn(doc, '', operation),
     pushUrl: pushUrl(doc, '', operation),
     pushUrls: pushUrls(doc, '', operation),

@@ -9,6 +9,7 @@ import type { Exchange } from '../exchange/exchange.js';
 import type { Upstream } from '../transport/upstream.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { Admission } from '../access/gate.js';
+import type { BlockingSend } from '../a2a/rescue-wire.js';
 import type { ClientCall } from './call.js';
 import type { RequestBody } from './request-body.js';
 
@@ -56,9 +57,12 @@ export interface Binding<C extends ClientCall, P extends Prepared> {
   answerItself?(routed: RoutedCall<C>): Promise<boolean>;
   /** Step 5. */
   prepare(routed: RoutedCall<C>): Promise<P>;
-  /** Step 6: this call goes to the timeout rescue. */
-  rescues(routed: RoutedCall<C>, body: RequestBody): boolean;
-  rescue(routed: RoutedCall<C>, prepared: P, body: RequestBody): Promise<void>;
+  /**
+   * Step 6: the timeout rescue takes `send` (decided on the facts, src/rescue/decision.ts);
+   * resolves false at once when this binding cannot (the call is then relayed), else true when
+   * the exchange has finished.
+   */
+  rescue(routed: RoutedCall<C>, prepared: P, body: RequestBody, send: BlockingSend): Promise<boolean>;
   /** Step 7: resolves when the exchange has finished. */
   relay(routed: RoutedCall<C>, prepared: P, body: RequestBody): Promise<void>;
   /** Step 8's last resort: answer in the caller's protocol if the call is still there; finish. */

@@ -19,6 +19,7 @@ import type { InFlight } from '../exchange/in-flight.js';
 import type { Upstream } from '../transport/upstream.js';
 import { clientAddress, type PeerTrust } from '../transport/peer.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
+import { rescueDecision } from '../rescue/decision.js';
 import type { ClientCall } from './call.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
@@ -79,7 +80,8 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       exchange.emit('onForward', prepared.headers);
 
       // 6. Timeout rescue for blocking sends.
-      if (binding.rescues(route, body)) return await binding.rescue(route, prepared, body);
+      const send = rescueDecision(exchange.request, upstream.config.timeoutRescue);
+      if (send && (await binding.rescue(route, prepared, body, send))) return;
 
       // 7. Relay.
       await binding.relay(route, prepared, body);

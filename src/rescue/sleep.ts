@@ -1,4 +1,4 @@
-/** The rescue's waits between polls (src/rescue/rescue.ts, src/bindings/grpc/rescue.ts). */
+/** The rescue's waits between polls (src/rescue/rescue.ts). */
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts (the timer is cleared). */

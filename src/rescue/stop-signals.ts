@@ -1,5 +1,5 @@
 /**
- * Why a timeout rescue stops waiting (src/rescue/rescue.ts, src/bindings/grpc/rescue.ts): the client left
+ * Why a timeout rescue stops waiting (src/rescue/rescue.ts, on every binding): the client left
  * (stop everything), or its deadline came (answer with what is known). Calls that wait for the
  * task take `either`; the final GetTask takes `clientGone` only, so the deadline cannot cut it.
  * The deadline needs no signal of its own: only whether it came (`deadlineOnly`). Its timer is

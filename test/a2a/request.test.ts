@@ -77,6 +77,33 @@ describe('JSON-RPC requests', () => {
     expect(streaming.blocking).toBeUndefined();
   });
 
+  it('reads blocking in the version the body is written in, whatever A2A-Version says (wire-reference §6.2)', () => {
+    const send = (method: string, configuration: unknown, path = '/a2a/jsonrpc') =>
+      classify(
+        { headers: V1, path },
+        path.endsWith('message:send')
+          ? { message: { messageId: 'm', parts: [] }, configuration }
+          : rpc(method, { message: { messageId: 'm', parts: [] }, configuration }),
+      );
+    // A 0.3 method name under a 1.0 header: the agent reads `blocking`, not `returnImmediately`.
+    const legacy = send('message/send', { blocking: false });
+    expect(legacy).toMatchObject({ version: '1.0', wireVersion: '0.3', blocking: false });
+    expect(rules(legacy)).toContain('a2a.version-signals-disagree');
+    expect(send('message/send', { returnImmediately: true })).toMatchObject({ wireVersion: '0.3', blocking: true });
+    // The same on a 0.3 REST route (`/v1/`), and a 1.0 method name under a 0.3 header.
+    expect(send('', { blocking: false }, '/a2a/rest/v1/message:send')).toMatchObject({
+      wireVersion: '0.3',
+      blocking: false,
+    });
+    const v1Under03 = classify(
+      { headers: { 'a2a-version': '0.3' } },
+      rpc('SendMessage', { message: { messageId: 'm', parts: [] }, configuration: { returnImmediately: true } }),
+    );
+    expect(v1Under03).toMatchObject({ version: '0.3', wireVersion: '1.0', blocking: false });
+    // With no disagreement the two are one.
+    expect(send('SendMessage', { returnImmediately: true })).toMatchObject({ version: '1.0', wireVersion: '1.0' });
+  });
+
   it('keeps string, number and null ids apart and spots notifications', () => {
     expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' }, 'a'))).toMatchObject({
       jsonrpcId: 'a',

@@ -79,6 +79,7 @@ function facts(operation: Operation, extra: Partial<RequestFacts> = {}): Request
   return {
     binding: 'jsonrpc',
     version: '1.0',
+    wireVersion: '1.0',
     versionSignal: 'jsonrpc-method',
     operation,
     streaming: operation === 'SendStreamingMessage' || operation === 'SubscribeToTask',

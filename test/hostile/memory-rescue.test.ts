@@ -11,7 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import { MAX_REPLY_BYTES } from '../../src/rescue/calls.js';
+import { MAX_REPLY_BYTES } from '../../src/bindings/http/rescue-calls.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

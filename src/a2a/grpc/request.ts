@@ -135,6 +135,8 @@ function classifyGrpc(
     // The content-type already says gRPC (src/a2a/request.ts); only the operation is unknown.
     binding: 'grpc',
     version,
+    // The message is written in its rpc's package, whatever `a2a-version` says (wire-reference §6.1).
+    wireVersion: method?.version ?? version,
     versionSignal: signal,
     versionHeader,
     operation,

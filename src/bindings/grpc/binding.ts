@@ -62,11 +62,11 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       return { prefix: body, complete: true, forward: body };
     },
     prepare: async (routed) => prepare(routed, deps),
-    rescues: (routed) => rescues(routed.exchange),
-    rescue: async (routed, prepared, body) => {
+    rescue: async (routed, prepared, body, send) => {
       const channel = await channelOf(routed.exchange, deps);
-      return rescueGrpcCall({
+      await rescueGrpcCall({
         call: { req: routed.call.req, res: routed.call.res, exchange: routed.exchange },
+        send,
         body: body.prefix,
         channel,
         headers: (rpcPath, leftMs) => h2Headers(rpcPath, channel, prepared.headers, leftMs),
@@ -74,6 +74,7 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
         tracker: deps.tracker,
         maxBytes: deps.limits.grpc.messageBytes,
       });
+      return true;
     },
     relay: async ({ call, exchange }, prepared, body) => {
       const channel = await channelOf(exchange, deps);
@@ -175,17 +176,6 @@ function answerRewrite(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps
 /** A held answer must be readable: the agent is not offered compression (`grpc-accept-encoding`). */
 function heldStrip(strip: ReadonlySet<string> | undefined, rewrite: HeldRewrite | undefined) {
   return rewrite ? new Set([...(strip ?? []), 'grpc-accept-encoding']) : strip;
-}
-
-/** A blocking SendMessage (read whole) to an agent with the rescue on. */
-function rescues(exchange: Exchange): boolean {
-  const facts = exchange.request;
-  return (
-    exchange.upstream.config.timeoutRescue.enabled &&
-    facts?.operation === 'SendMessage' &&
-    facts.blocking === true &&
-    facts.body === 'complete'
-  );
 }
 
 /** Anything thrown before the relay took over: answered as a gRPC status whenever the stream is still there. */

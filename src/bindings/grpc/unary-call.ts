@@ -1,6 +1,6 @@
 /**
  * One unary gRPC call to an agent, read whole (bounded): what the timeout rescue needs to look
- * at an answer before it decides to pass it on or to wait (src/bindings/grpc/rescue.ts). The answer's
+ * at an answer before it decides to pass it on or to wait (rescue-caller.ts). The answer's
  * bytes are kept as they came, so that what is passed on is the agent's own.
  */
 import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';

@@ -29,7 +29,7 @@ import { forward, type ForwardRequest } from './forward.js';
 import { extendedCardRewrite } from './extended-card.js';
 import { answerUnknownAgent, REQUEST_PREFIX_BYTES } from './unrouted.js';
 import { serveCardFromCache, type CardAddress } from './card.js';
-import { rescueHttpCall, wantsRescue } from './rescue-call.js';
+import { rescueHttpCall } from './rescue-call.js';
 import type { HttpCall } from './http-call.js';
 
 export interface HttpBindingDeps {
@@ -68,8 +68,7 @@ export function httpBinding(deps: HttpBindingDeps): Binding<HttpCall, HttpPrepar
       headers: agentHeaders(routed),
       errorContext: errorContextOfCall(routed.exchange, routed.call),
     }),
-    rescues: (routed, body) => wantsRescue(routed.exchange, body),
-    rescue: (routed, prepared, body) => rescueHttpCall(routed, prepared, body, deps),
+    rescue: (routed, prepared, body, send) => rescueHttpCall(routed, prepared, body, send, deps),
     relay: (routed, prepared, body) => relay(routed, prepared, body, deps),
     answerUnexpected: (exchange, call, err) => answerUnexpected(exchange, call, err),
   };

@@ -1,58 +1,52 @@
 /**
- * Pipeline step 6 on the HTTP binding: a blocking SendMessage to an agent with the timeout
- * rescue on goes to src/rescue/rescue.ts, with the caller's deadline and the agent's strategy.
+ * Pipeline step 6 on the HTTP bindings (JSON-RPC, HTTP+JSON): the steps of src/rescue/rescue.ts
+ * over the HTTP caller (rescue-caller.ts: the caller's binding and version, on the agent's
+ * pools) and answer (rescue-answer.ts: the caller's envelope, header `A2A-Gateway-Rescue`), with
+ * the caller's deadline and the strategy the agent's card allows.
  */
-import type { Exchange } from '../../exchange/exchange.js';
 import type { RoutedCall } from '../../pipeline/binding.js';
 import type { RequestBody } from '../../pipeline/request-body.js';
 import type { CardCache } from '../../cards/cache.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
 import type { ErrorContext } from '../../errors/json-answer.js';
-import { parseBlockingSend, type BlockingSend } from '../../rescue/wire.js';
-import { runRescue } from '../../rescue/rescue.js';
+import { httpSendOf, type BlockingSend } from '../../a2a/rescue-wire.js';
+import { rescue } from '../../rescue/rescue.js';
 import { resolveStrategy } from '../../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../../rescue/deadline.js';
+import { HttpAnswer } from './rescue-answer.js';
+import { HttpCaller } from './rescue-caller.js';
 import type { HttpCall } from './http-call.js';
 
-/** A blocking SendMessage, read whole, to an agent with the rescue on. */
-export function wantsRescue(exchange: Exchange, body: RequestBody): boolean {
-  return blockingSendOf(exchange, body) !== undefined;
-}
-
-/** The blocking send to rescue, if this is one and its agent has the rescue on. */
-function blockingSendOf(exchange: Exchange, body: RequestBody): BlockingSend | undefined {
-  const facts = exchange.request;
-  if (!exchange.upstream.config.timeoutRescue.enabled || !body.complete) return undefined;
-  if (facts?.operation !== 'SendMessage') return undefined;
-  // Bodies up to the decoder's parse buffer were parsed whole already; a larger one is parsed here.
-  const document = facts.document ?? parseJson(body.prefix);
-  return parseBlockingSend(facts, document, exchange.upstreamPath);
-}
-
+/** False when the send cannot be rescued here (its body was not read whole, or is not an object): it is relayed. */
 export async function rescueHttpCall(
   { call, exchange }: RoutedCall<HttpCall>,
   prepared: { readonly headers: string[]; readonly errorContext: ErrorContext },
   body: RequestBody,
+  decided: BlockingSend,
   deps: { readonly cards: CardCache; readonly tracker: TaskTracker },
-): Promise<void> {
-  const send = blockingSendOf(exchange, body)!; // the pipeline asked wantsRescue first
+): Promise<boolean> {
+  if (!body.complete) return false;
+  // Bodies up to the decoder's parse buffer were parsed whole already; a larger one is parsed here.
+  const document = exchange.request?.document ?? parseJson(body.prefix);
+  const send = httpSendOf(decided, document, exchange.upstreamPath);
+  if (!send) return false;
   const { upstream } = exchange;
   const policy = upstream.config.timeoutRescue;
   const card = await deps.cards
     .get(upstream, upstream.config.cardPath, { 'a2a-version': '1.0' })
     .catch(() => undefined);
   const timeout = clientTimeoutMs(call.headers[TIMEOUT_HEADER], policy.clientTimeout);
-  await runRescue({
+  await rescue({
     exchange,
-    res: call.res,
     send,
-    headers: prepared.headers,
+    caller: new HttpCaller(upstream, send, prepared.headers),
+    answer: new HttpAnswer(exchange, call.res, send, prepared.errorContext),
     policy,
     strategy: resolveStrategy(policy.strategy, card?.card),
     answerBy: exchange.record.startedAt + timeout - policy.margin,
-    errorContext: prepared.errorContext,
     tracker: deps.tracker,
   });
+  return true;
 }
 
 function parseJson(bytes: Buffer): unknown {

@@ -4,12 +4,12 @@
  * deadline passing.
  */
 import type { Dispatcher } from 'undici';
-import type { Upstream } from '../transport/upstream.js';
-import { clientResponseHeaders } from '../transport/headers.js';
-import { GatewayError } from '../errors/gateway-error.js';
-import { readCapped } from '../transport/read-capped.js';
-import { createSseDecoder } from '../codec/sse.js';
-import type { UpstreamCall } from './wire.js';
+import type { Upstream } from '../../transport/upstream.js';
+import { clientResponseHeaders } from '../../transport/headers.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { readCapped } from '../../transport/read-capped.js';
+import { createSseDecoder } from '../../codec/sse.js';
+import type { UpstreamCall } from '../../a2a/rescue-wire.js';
 
 /**
  * The most a rescue holds of one reply (a JSON body read whole, or one SSE event): the rescue

@@ -1,73 +1,51 @@
 /**
- * The A2A wire shapes the timeout rescue reads and writes (pure). A blocking SendMessage is
- * recognised, turned into a non-blocking one, followed with GetTask / SubscribeToTask in the
- * caller's own binding and version, and answered with the caller's envelope holding the final
+ * The A2A wire shapes the timeout rescue reads and writes on the HTTP bindings (pure). A blocking
+ * SendMessage (decision.ts) is turned into a non-blocking one, followed with GetTask /
+ * SubscribeToTask in the caller's own binding and version, and answered with the caller's envelope holding the final
  * Task. Shapes: wire-reference §1.1 (JSON-RPC), §1.2 (REST), §2.4 (SendMessageResponse),
  * §6.2–§6.4 (0.3 method names, `kind`, `/v1/` routes), §5.1 (returnImmediately vs blocking).
  */
-import { normaliseTaskState, type TaskState } from '../a2a/task-state.js';
-import { operationForJsonRpcMethod, type JsonBinding, type ProtocolVersion } from '../a2a/operations.js';
-import type { RequestFacts } from '../a2a/request.js';
+import { normaliseTaskState, type TaskState } from './task-state.js';
+import type { Binding, JsonBinding, ProtocolVersion } from './operations.js';
+
+/** A blocking SendMessage the rescue takes, as far as its waiting and its answer need to know. */
+export interface BlockingSend {
+  readonly binding: Binding;
+  /** The version the send is written in (`RequestFacts.wireVersion`): the agent reads it so,
+   * and the rescue's own calls and its answer are written in it. */
+  readonly version: ProtocolVersion;
+  /** JSON-RPC `id` of the send (null for the other bindings, or an id that is not a scalar). */
+  readonly jsonrpcId: string | number | null;
+  readonly historyLength?: number;
+  readonly tenant?: string;
+  /** The message continues an existing task (e.g. answers INPUT_REQUIRED): settle.ts. */
+  readonly followUp: boolean;
+}
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
-export interface BlockingSend {
+/** A blocking send on an HTTP binding, with what it takes to write the rescue's calls. */
+export interface HttpSend extends BlockingSend {
   readonly binding: JsonBinding;
-  readonly version: ProtocolVersion;
-  /** Path (with the agent's base) the send went to. */
+  /** Path (with the agent's base) the send went to, without the query. */
   readonly path: string;
+  /** The parsed request body: the non-blocking send and the streaming one are made from it. */
   readonly doc: Json;
-  readonly jsonrpcId: string | number | null;
-  readonly historyLength?: number;
-  readonly tenant?: string;
-  /** The message continues an existing task (e.g. answers INPUT_REQUIRED). */
-  readonly followUp: boolean;
 }
 
 /**
- * The request, if it is a blocking SendMessage: 1.0 `returnImmediately` absent or false, 0.3
- * `blocking` absent or true (wire-reference §5.1, §6.3). Reads the request's classification
- * (pipeline step 4) and its parsed body; anything else: undefined. The wire version is the one
- * the body is written in (JSON-RPC: the method name's; REST: `/v1/` is 0.3, wire-reference
- * §6.2), which is what the rescue must answer in, whatever the `A2A-Version` header claims.
+ * The send the rescue decided to take (decision.ts), with its parsed body and path. Undefined
+ * when the body is not the object the calls are made from (the request is then forwarded).
  */
-export function parseBlockingSend(facts: RequestFacts, document: unknown, path: string): BlockingSend | undefined {
-  if (facts.operation !== 'SendMessage' || !isObject(document)) return undefined;
-  const bare = path.split('?')[0]!;
-  const jsonrpc = facts.binding === 'jsonrpc';
-  const version = jsonrpc
-    ? operationForJsonRpcMethod(facts.jsonrpcMethod ?? '')?.version
-    : bare.endsWith('/v1/message:send')
-      ? '0.3'
-      : facts.version;
-  const params = jsonrpc ? document['params'] : document;
-  if (version === undefined || !isObject(params)) return undefined;
-  const config = isObject(params['configuration']) ? params['configuration'] : {};
-  const blocking = version === '1.0' ? config['returnImmediately'] !== true : config['blocking'] !== false;
-  if (!blocking) return undefined;
-  const id = document['id'];
-  const historyLength = typeof config['historyLength'] === 'number' ? config['historyLength'] : undefined;
-  const tenant = typeof params['tenant'] === 'string' && params['tenant'] ? params['tenant'] : undefined;
-  const message = isObject(params['message'])
-    ? params['message']
-    : isObject(params['request'])
-      ? params['request']
-      : {};
-  return {
-    followUp: typeof message['taskId'] === 'string' && message['taskId'] !== '',
-    binding: jsonrpc ? 'jsonrpc' : 'rest',
-    version,
-    path: bare,
-    doc: document,
-    jsonrpcId: jsonrpc && (typeof id === 'string' || typeof id === 'number') ? id : null,
-    ...(historyLength !== undefined ? { historyLength } : {}),
-    ...(tenant ? { tenant } : {}),
-  };
+export function httpSendOf(send: BlockingSend, document: unknown, path: string): HttpSend | undefined {
+  if (send.binding === 'grpc' || !isObject(document)) return undefined;
+  if (!isObject(send.binding === 'jsonrpc' ? document['params'] : document)) return undefined;
+  return { ...send, binding: send.binding, path: path.split('?')[0]!, doc: document };
 }
 
 /** The same send, asking the agent to return right after creating the task. */
-export function nonBlockingBody(send: BlockingSend): Buffer {
+export function nonBlockingBody(send: HttpSend): Buffer {
   const params = send.binding === 'jsonrpc' ? (send.doc['params'] as Json) : send.doc;
   const configuration = { ...(isObject(params['configuration']) ? params['configuration'] : {}) };
   if (send.version === '1.0') configuration['returnImmediately'] = true;
@@ -77,7 +55,7 @@ export function nonBlockingBody(send: BlockingSend): Buffer {
 }
 
 /** The same send as SendStreamingMessage (the stream's first event names the task). */
-export function streamingRequest(send: BlockingSend): { path: string; body: Buffer } {
+export function streamingRequest(send: HttpSend): { path: string; body: Buffer } {
   if (send.binding === 'jsonrpc') {
     const method = send.version === '1.0' ? 'SendStreamingMessage' : 'message/stream';
     return { path: send.path, body: Buffer.from(JSON.stringify({ ...send.doc, method })) };
@@ -100,11 +78,11 @@ export interface UpstreamCall {
  * proto defines as unlimited (wire-reference §5.6) — a 0.3 GetTask without it may return no
  * history at all (a2a-js 0.3.14 does).
  */
-function historyLengthFor(send: BlockingSend): number | undefined {
+function historyLengthFor(send: HttpSend): number | undefined {
   return send.historyLength ?? (send.version === '0.3' ? 0 : undefined);
 }
 
-export function getTaskCall(send: BlockingSend, taskId: string): UpstreamCall {
+export function getTaskCall(send: HttpSend, taskId: string): UpstreamCall {
   const historyLength = historyLengthFor(send);
   if (send.binding === 'jsonrpc') {
     const params: Json = { id: taskId };
@@ -125,7 +103,7 @@ export function getTaskCall(send: BlockingSend, taskId: string): UpstreamCall {
 }
 
 /** SubscribeToTask (0.3 tasks/resubscribe); REST uses POST as spec §11.3.2 says (GET is the fallback). */
-export function subscribeCall(send: BlockingSend, taskId: string, verb: 'GET' | 'POST' = 'POST'): UpstreamCall {
+export function subscribeCall(send: HttpSend, taskId: string, verb: 'GET' | 'POST' = 'POST'): UpstreamCall {
   if (send.binding === 'jsonrpc') {
     const params: Json = { id: taskId };
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
@@ -169,7 +147,7 @@ function taskResult(task: unknown): SendResult {
 }
 
 /** What a SendMessage response holds (1.0 `{task}`/`{message}` wrapper, 0.3 JSON-RPC `kind`). */
-export function readSendResponse(send: BlockingSend, doc: unknown): SendResult {
+export function readSendResponse(send: HttpSend, doc: unknown): SendResult {
   if (!isObject(doc)) return { kind: 'other' };
   if (send.binding === 'jsonrpc') {
     if ('error' in doc) return { kind: 'error' };
@@ -192,7 +170,7 @@ export function readSendResponse(send: BlockingSend, doc: unknown): SendResult {
 }
 
 /** The Task a GetTask response holds (JSON-RPC `result`, REST bare Task). */
-export function readGetTaskResponse(send: BlockingSend, doc: unknown): SendResult {
+export function readGetTaskResponse(send: HttpSend, doc: unknown): SendResult {
   if (!isObject(doc)) return { kind: 'other' };
   if ('error' in doc) return { kind: 'error' };
   return taskResult(send.binding === 'jsonrpc' ? doc['result'] : doc);
@@ -200,7 +178,7 @@ export function readGetTaskResponse(send: BlockingSend, doc: unknown): SendResul
 
 /** The task id and state a stream event carries, if any (1.0 StreamResponse keys, 0.3 `kind`). */
 export function readStreamEvent(
-  send: BlockingSend,
+  send: HttpSend,
   doc: unknown,
 ): { taskId?: string; state?: TaskState; timestamp?: string; task?: Json; error?: true; message?: true } {
   if (!isObject(doc)) return {};
@@ -233,7 +211,7 @@ export function readStreamEvent(
 }
 
 /** The caller's SendMessage envelope (as the agent first answered it) with `task` in place. */
-export function withTask(send: BlockingSend, envelope: Json, task: Json): Buffer {
+export function withTask(send: HttpSend, envelope: Json, task: Json): Buffer {
   if (send.binding === 'jsonrpc') {
     const result = send.version === '0.3' ? task : { ...(envelope['result'] as Json), task };
     return Buffer.from(JSON.stringify({ ...envelope, result }));
