@@ -3,6 +3,11 @@
 #   docker run -p 8080:8080 -v $PWD/my-gateway.yaml:/etc/a2a-gateway/gateway.yaml:ro a2a-gateway
 # The build runs the same npm scripts CI runs (npm ci, npm run build); test/docker checks that
 # every file and script named here exists and that the production install starts the CLI.
+#
+# The gateway image (the last stage, the default target) holds the production dependencies only
+# and no demo: the demo fleet's @a2a-js/sdk and express are dev dependencies, and dist/demo is
+# removed. The demo fleet has an image of its own, target `demo` (docker-compose.yml
+# `demo-fleet`), with the full install `npm start` uses.
 ARG NODE_VERSION=26
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -12,14 +17,25 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
 
-FROM node:${NODE_VERSION}-bookworm-slim
+FROM node:${NODE_VERSION}-bookworm-slim AS demo
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+USER node
+
+FROM build AS production
+RUN npm prune --omit=dev && rm -rf dist/demo
+
+FROM node:${NODE_VERSION}-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=production /app/package.json ./package.json
+COPY --from=production /app/node_modules ./node_modules
+COPY --from=production /app/dist ./dist
 COPY config ./config
 COPY dashboards ./dashboards
 # Mount your own config here; the bundled one fronts the demo fleet.

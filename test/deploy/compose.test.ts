@@ -83,7 +83,10 @@ describe('docker-compose.yml', () => {
       expect(url.hostname).toBe('demo-fleet');
       expect(fleetPorts).toContain(Number(url.port));
     }
-    // The fleet service starts the fleet the image carries, on all interfaces, at those ports.
+    // The fleet service starts the fleet the demo image carries (the Dockerfile's `demo` target:
+    // the gateway's image has no demo), on all interfaces, at those ports.
+    expect(services['demo-fleet']!.build).toEqual({ context: '.', target: 'demo' });
+    expect(read('Dockerfile')).toMatch(/^FROM \S+ AS demo$/m);
     const fleet = services['demo-fleet']!.entrypoint.join(' ');
     expect(fleet).toContain('/app/dist/demo/fleet.js');
     expect(fleet).toMatch(/host: '0\.0\.0\.0', basePort: 9101/);

@@ -1,10 +1,11 @@
 /**
  * No Docker engine runs here, so the image's build steps are exercised piece by piece: every file
  * the Dockerfile copies exists, every npm script it runs exists, and a production-only install
- * (what `npm prune --omit=dev` leaves) runs the built CLI.
+ * (what `npm prune --omit=dev` leaves) runs the built CLI — without the demo fleet's libraries,
+ * which nothing but dist/demo (left out of the gateway's image) imports.
  */
 import { describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,24 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+/** Used by src/demo only: dev dependencies, not in the gateway's image. */
+const DEMO_ONLY = ['@a2a-js/sdk', 'express'];
+
+/** The built JavaScript files under `dir`, relative to it. */
+const builtFiles = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') || f.endsWith('.mjs'));
+
+/** The module specifiers a built file imports (static `import … from`, `export … from`, `import()`). */
+const importsOf = (code: string): string[] =>
+  [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+
+const isDemoOnly = (specifier: string) => DEMO_ONLY.some((d) => specifier === d || specifier.startsWith(`${d}/`));
+
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
 describe('Dockerfile', () => {
   it('copies only files that exist in the repository', () => {
@@ -37,6 +55,34 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/ENTRYPOINT \["node", "dist\/cli\.js"\]/);
   });
 
+  it('builds the gateway image last (the default target), pruned to production and without the demo', () => {
+    const stages = [...dockerfile.matchAll(/^FROM .*$/gm)].map((m) => m[0]);
+    expect(stages.at(-1)).not.toMatch(/ AS /);
+    expect(dockerfile).toMatch(/^RUN npm prune --omit=dev && rm -rf dist\/demo$/m);
+    const last = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    for (const copied of last.matchAll(/^COPY --from=(\S+)/gm)) expect(copied[1]).toBe('production');
+  });
+
+  it('ships no demo-only library as a production dependency', () => {
+    for (const name of DEMO_ONLY) expect(Object.keys(pkg.dependencies), name).not.toContain(name);
+  });
+
+  it('imports the demo-only libraries nowhere in dist but dist/demo', () => {
+    const dist = join(ROOT, 'dist');
+    const files = builtFiles(dist);
+    expect(files).toContain('cli.js'); // built (npm run build)
+    const demoImports = files.filter((f) => f.startsWith('demo/')).flatMap((f) => importsOf(read(dist, f)));
+    expect(demoImports.filter(isDemoOnly).length).toBeGreaterThan(0); // the scan finds them where they are
+    const offenders = files
+      .filter((f) => !f.startsWith('demo/'))
+      .flatMap((f) =>
+        importsOf(read(dist, f))
+          .filter(isDemoOnly)
+          .map((spec) => `${f}: ${spec}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('starts the CLI from a production-only install', () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-gw-image-'));
     for (const f of ['package.json', 'package-lock.json']) cpSync(join(ROOT, f), join(dir, f));
@@ -48,6 +94,7 @@ describe('Dockerfile', () => {
     );
     expect(install.status, install.stderr).toBe(0);
     expect(existsSync(join(dir, 'node_modules', 'vitest'))).toBe(false);
+    for (const name of DEMO_ONLY) expect(existsSync(join(dir, 'node_modules', name)), name).toBe(false);
     writeFileSync(join(dir, 'gw.yaml'), 'agents:\n  a:\n    url: http://127.0.0.1:9101\n');
     const run = spawnSync(process.execPath, ['dist/cli.js', 'check-config', 'gw.yaml'], { cwd: dir, encoding: 'utf8' });
     expect(run.stderr).toBe('');

@@ -65,7 +65,9 @@ export interface ExportThreadDeps {
 
 export function startExportThread(options: TracingOptions, deps: ExportThreadDeps = {}): ExportThread {
   const workerData: ExportWorkerData = { options, serviceVersion: deps.serviceVersion };
-  const worker = new Worker(workerEntry(), { workerData, name: 'a2a-gateway span export' });
+  // The SDK on that thread reads its own settings from process.env: there, the OTEL_* variables
+  // the gateway was given (principle 11), not the process's own environment.
+  const worker = new Worker(workerEntry(), { workerData, env: options.exportEnv, name: 'a2a-gateway span export' });
   // Tracing must never keep the process alive; flush and shutdown hold it while they wait.
   worker.unref();
 
@@ -114,7 +116,7 @@ export function startExportThread(options: TracingOptions, deps: ExportThreadDep
     if (alive && now - lastDropReport >= REPORT_INTERVAL_MS) {
       lastDropReport = now;
       deps.log?.warn(
-        `span export is behind: ${dropped} sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=${options.batch.maxQueueSize})`,
+        `span export is behind: ${dropped} sampled exchange(s) dropped so far (OTEL_BSP_MAX_QUEUE_SIZE=${options.maxQueueSize})`,
       );
     }
     return false;
@@ -142,7 +144,7 @@ export function startExportThread(options: TracingOptions, deps: ExportThreadDep
 
   return {
     ship(exchange) {
-      if (!alive || inTransit >= options.batch.maxQueueSize) return drop();
+      if (!alive || inTransit >= options.maxQueueSize) return drop();
       inTransit++;
       batch.push(exchange);
       if (batch.length >= BATCH) post();

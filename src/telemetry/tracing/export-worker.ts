@@ -18,12 +18,6 @@ import { spanRecorder } from './record-spans.js';
 const port = parentPort;
 if (!port) throw new Error('export-worker.ts runs as a worker thread (see export-thread.ts)');
 const { options, serviceVersion } = workerData as ExportWorkerData;
-// Made before the diag logger below is set: constructing them, the SDK reads its own defaults
-// from process.env, and what it would say about them is moot (every setting is passed in) and was
-// said at start-up (tracing-config.ts).
-const { resource, processor } = createOtlpPipeline(options, serviceVersion);
-const recordSpans = spanRecorder({ resource, spanProcessor: processor, limits: options.limits, serviceVersion });
-
 const reply = (message: FromExportThread) => port.postMessage(message);
 
 // The SDK reports failed exports and dropped spans through its diagnostic logger. This thread's
@@ -32,7 +26,10 @@ const reply = (message: FromExportThread) => port.postMessage(message);
 // interval, counting the others.
 let lastReport = -Infinity;
 let unreported = 0;
+/** While the pipeline is made, every warning is told: each names a setting of its own. */
+let starting = true;
 const report = (level: 'warn' | 'error', message: string) => {
+  if (starting) return reply({ type: 'log', level, message });
   const now = Date.now();
   if (now - lastReport < REPORT_INTERVAL_MS) return void unreported++;
   lastReport = now;
@@ -49,6 +46,13 @@ diag.setLogger(
   { error: forward('error'), warn: forward('warn'), info: ignore, debug: ignore, verbose: ignore },
   DiagLogLevel.WARN,
 );
+
+// Made once the diag logger is set: constructing them, the SDK reads its settings from this
+// thread's process.env (the gateway's OTEL_* variables, export-thread.ts) and warns about any it
+// cannot use (a URL it cannot parse, a number that is none), which the gateway's log should show.
+const { resource, processor } = createOtlpPipeline(options, serviceVersion);
+const recordSpans = spanRecorder({ resource, spanProcessor: processor, serviceVersion });
+starting = false;
 
 port.on('message', (message: ToExportThread) => {
   switch (message.type) {

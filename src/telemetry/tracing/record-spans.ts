@@ -33,16 +33,22 @@ import {
 import { STREAM_EVENT_KINDS, type AccessFacts } from '../../exchange/record.js';
 import type { ClientCall, ExchangeTrace, FinishedExchange, RemoteParent } from './exchange-pack.js';
 import { spanName, type SpanRecord } from './span-facts.js';
-import type { TracingOptions } from './tracing-config.js';
 import * as A from './span-attributes.js';
 
 export interface SpanRecorderOptions {
   readonly resource: Resource;
   /** Where the ended spans go (the BatchSpanProcessor on the export thread). */
   readonly spanProcessor: SpanProcessor;
-  readonly limits: TracingOptions['limits'];
+  /** Given by tests; absent on the export thread, where the SDK reads OTEL_SPAN_* itself. */
+  readonly limits?: SpanLimitOptions;
   /** The instrumentation scope's version. */
   readonly serviceVersion: string | undefined;
+}
+
+export interface SpanLimitOptions {
+  readonly attributeCount: number;
+  readonly attributeValueLength: number;
+  readonly eventCount: number;
 }
 
 /** The ids drawn on the request thread for the span about to start. */
@@ -68,19 +74,20 @@ export function spanRecorder(options: SpanRecorderOptions): (finished: FinishedE
     spanProcessors: [options.spanProcessor],
     idGenerator: ids,
     sampler: new AlwaysOnSampler(),
-    // All given (OTEL_SPAN_* as tracing-config.ts read them, else the SDK's defaults), so none of
-    // the SDK's own readings of process.env applies (principle 11).
-    spanLimits: {
-      attributeCountLimit: limits.attributeCount,
-      attributeValueLengthLimit: limits.attributeValueLength,
-      eventCountLimit: limits.eventCount,
-      linkCountLimit: 128,
-      attributePerEventCountLimit: 128,
-      attributePerLinkCountLimit: 128,
-    },
+    // Without limits the SDK reads OTEL_SPAN_* (and OTEL_ATTRIBUTE_*) from the export thread's
+    // process.env, which holds only the gateway's OTEL_* variables (export-thread.ts).
+    ...(limits ? { spanLimits: spanLimits(limits) } : {}),
   });
   const tracer = provider.getTracer(A.TRACER_NAME, options.serviceVersion);
   return (finished) => recordSpans(tracer, ids, finished);
+}
+
+function spanLimits(limits: SpanLimitOptions) {
+  return {
+    attributeCountLimit: limits.attributeCount,
+    attributeValueLengthLimit: limits.attributeValueLength,
+    eventCountLimit: limits.eventCount,
+  };
 }
 
 /** Starts and ends the exchange's spans with `tracer`, whose IdGenerator is `ids`. */

@@ -1,12 +1,16 @@
 /**
- * Reads the standard OpenTelemetry SDK environment variables
- * (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/ and the OTLP
- * exporter's) from an `env` object the caller passes in — nothing here touches `process.env`
- * (principle 11). Tracing stays off unless an OTLP endpoint or `OTEL_TRACES_EXPORTER=otlp` is
- * given: a gateway nobody asked to trace pays nothing for it.
+ * What the request thread needs of the standard OpenTelemetry SDK environment variables
+ * (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/), read from
+ * an `env` object the caller passes in — nothing here touches `process.env` (principle 11):
+ * whether tracing is on, the sampler, propagation, and the two bounds the request thread applies
+ * itself. Tracing stays off unless an OTLP endpoint or `OTEL_TRACES_EXPORTER=otlp` is given: a
+ * gateway nobody asked to trace pays nothing for it.
+ *
+ * The rest — endpoint, headers, timeout, compression, certificates, the batch processor's
+ * settings, span limits, `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` — the SDK reads
+ * itself on the export thread, whose `process.env` is the OTEL_* variables of this `env`
+ * (`exportEnv`, export-thread.ts), and warns there about what it cannot use.
  */
-import { parseKeyPairsIntoRecord } from '@opentelemetry/core';
-
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export type SamplerName =
@@ -31,30 +35,18 @@ export type OtlpProtocol = 'http/protobuf' | 'http/json';
 const PROTOCOLS: readonly string[] = ['http/protobuf', 'http/json'];
 
 export interface TracingOptions {
-  /** Full OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces. */
-  readonly url: string;
-  /** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL; default http/json. */
+  /** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL; default http/json. Which exporter the thread makes. */
   readonly protocol: OtlpProtocol;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-  readonly compression: 'gzip' | 'none';
-  readonly serviceName: string;
-  readonly resourceAttributes: Readonly<Record<string, string>>;
   readonly sampler: SamplerName;
   readonly samplerRatio: number;
   /** W3C trace context is read from callers and written to agents (OTEL_PROPAGATORS). */
   readonly propagate: boolean;
-  readonly batch: {
-    readonly scheduledDelayMs: number;
-    readonly exportTimeoutMs: number;
-    readonly maxQueueSize: number;
-    readonly maxExportBatchSize: number;
-  };
-  readonly limits: {
-    readonly attributeCount: number;
-    readonly attributeValueLength: number;
-    readonly eventCount: number;
-  };
+  /** OTEL_BSP_MAX_QUEUE_SIZE: also the bound on exchanges waiting for the export thread. */
+  readonly maxQueueSize: number;
+  /** OTEL_SPAN_EVENT_COUNT_LIMIT: the span events the request thread notes per exchange. */
+  readonly eventCountLimit: number;
+  /** The export thread's `process.env`, from which the SDK reads its own settings. */
+  readonly exportEnv: Readonly<Record<string, string>>;
 }
 
 export interface TracingSetup {
@@ -63,8 +55,6 @@ export interface TracingSetup {
   /** Settings that were ignored or replaced, for the start-up log. */
   readonly warnings: string[];
 }
-
-const DEFAULT_ENDPOINT = 'http://localhost:4318';
 
 /** Trimmed values of `env`; a number that is not one is replaced by its default, with a warning. */
 interface EnvReader {
@@ -95,46 +85,36 @@ function envReader(env: Env): EnvReader {
 
 export function tracingOptionsFromEnv(env: Env): TracingSetup {
   const read = envReader(env);
-  const { str, num, signal, warnings } = read;
+  const { num, warnings } = read;
   if (!otlpWanted(read)) return { options: undefined, warnings };
   const protocol = otlpProtocol(read);
   if (!protocol) return { options: undefined, warnings };
-
-  // A signal-specific endpoint is used as given; the general one gets /v1/traces appended (OTLP spec).
-  const general = str('OTEL_EXPORTER_OTLP_ENDPOINT');
-  const url =
-    str('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? `${(general ?? DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
-  const sampling = samplerSetting(read);
-  const propagate = propagatesTraceContext(read);
-  const resourceAttributes = parseKeyPairsIntoRecord(str('OTEL_RESOURCE_ATTRIBUTES'));
   return {
     warnings,
     options: {
-      url,
       protocol,
-      headers: parseKeyPairsIntoRecord(signal('HEADERS')),
-      timeoutMs: num('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', num('OTEL_EXPORTER_OTLP_TIMEOUT', 10_000)),
-      compression: signal('COMPRESSION') === 'gzip' ? 'gzip' : 'none',
-      serviceName: str('OTEL_SERVICE_NAME') ?? resourceAttributes['service.name'] ?? 'a2a-gateway',
-      resourceAttributes,
-      ...sampling,
-      propagate,
-      batch: {
-        scheduledDelayMs: num('OTEL_BSP_SCHEDULE_DELAY', 5000),
-        exportTimeoutMs: num('OTEL_BSP_EXPORT_TIMEOUT', 30_000),
-        maxQueueSize: num('OTEL_BSP_MAX_QUEUE_SIZE', 2048),
-        maxExportBatchSize: num('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512),
-      },
-      limits: {
-        attributeCount: num('OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT', num('OTEL_ATTRIBUTE_COUNT_LIMIT', 128)),
-        attributeValueLength: num(
-          'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',
-          num('OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT', Infinity),
-        ),
-        eventCount: num('OTEL_SPAN_EVENT_COUNT_LIMIT', 128),
-      },
+      ...samplerSetting(read),
+      propagate: propagatesTraceContext(read),
+      // The SDK's defaults for these two (BatchSpanProcessor, span limits), which it applies too.
+      maxQueueSize: num('OTEL_BSP_MAX_QUEUE_SIZE', 2048),
+      eventCountLimit: num('OTEL_SPAN_EVENT_COUNT_LIMIT', 128),
+      exportEnv: exportEnv(env),
     },
   };
+}
+
+/**
+ * Sampling is decided on the request thread and the export thread's tracer samples everything
+ * (record-spans.ts): its SDK would only parse, and complain about, the sampler variables again.
+ */
+const REQUEST_THREAD_ONLY = new Set(['OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']);
+
+/** The OTEL_* variables of `env`, for the export thread's SDK to read itself. */
+function exportEnv(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env))
+    if (name.startsWith('OTEL_') && value !== undefined && !REQUEST_THREAD_ONLY.has(name)) out[name] = value;
+  return out;
 }
 
 /** Whether an OTLP exporter is asked for: an OTLP endpoint or `OTEL_TRACES_EXPORTER=otlp`. */

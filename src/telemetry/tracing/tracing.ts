@@ -152,7 +152,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
 
   const noteEvents = (state: OpenTrace, record: ExchangeRecord, at: number) => {
     if (!state.events && !SpanEventRecorder.hasFacts(record)) return;
-    (state.events ??= new SpanEventRecorder(options.limits.eventCount)).sync(record, at);
+    (state.events ??= new SpanEventRecorder(options.eventCountLimit)).sync(record, at);
   };
 
   return {

@@ -1,9 +1,10 @@
 /**
  * A minimal OTLP/HTTP receiver on loopback: accepts JSON and protobuf export requests on /v1/traces
- * (https://opentelemetry.io/docs/specs/otlp/#otlphttp) and keeps the spans, flattened.
+ * (https://opentelemetry.io/docs/specs/otlp/#otlphttp), gzipped or not, and keeps the spans, flattened.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { spansFromProtobuf } from './otlp-protobuf.js';
 
 export interface ReceivedSpan {
@@ -63,6 +64,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'], headers: req.headers });
       const type = req.headers['content-type'] ?? '';
       if (
@@ -74,12 +77,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       if (type.startsWith('application/x-protobuf')) {
-        spans.push(...spansFromProtobuf(Buffer.concat(chunks)));
+        spans.push(...spansFromProtobuf(body));
         res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: any[] };
-      for (const rs of body.resourceSpans ?? []) {
+      const json = JSON.parse(body.toString('utf8')) as { resourceSpans?: any[] };
+      for (const rs of json.resourceSpans ?? []) {
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
             spans.push({

@@ -2,13 +2,12 @@
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { FinishedExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
-import { spanRecorder } from '../../../src/telemetry/tracing/record-spans.js';
-import type { TracingOptions } from '../../../src/telemetry/tracing/tracing-config.js';
+import { spanRecorder, type SpanLimitOptions } from '../../../src/telemetry/tracing/record-spans.js';
 
 /** Records a finished exchange's spans and returns them in the order they ended. */
 export type RecordSpans = (finished: FinishedExchange) => ReadableSpan[];
 
-export function recordInMemory(limits: Partial<TracingOptions['limits']> = {}): RecordSpans {
+export function recordInMemory(limits: Partial<SpanLimitOptions> = {}): RecordSpans {
   const exporter = new InMemorySpanExporter();
   const record = spanRecorder({
     resource: resourceFromAttributes({ 'service.name': 'gw' }),

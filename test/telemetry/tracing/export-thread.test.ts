@@ -70,8 +70,8 @@ describe('the span export thread', () => {
     let failed!: () => void;
     const failure = new Promise<void>((resolve) => (failed = resolve));
     const log: TracingLog = { warn: () => {}, error: (message, error) => (errors.push({ message, error }), failed()) };
-    // Options the thread cannot build an exporter from (no batch settings): it fails at start.
-    const broken = { ...options(), batch: undefined } as unknown as TracingOptions;
+    // Options the thread cannot build an exporter from (a protocol it has none for): it fails at start.
+    const broken = { ...options(), protocol: 'grpc' } as unknown as TracingOptions;
     const thread = startExportThread(broken, { log });
     await withDeadline(failure, 10_000, 'the thread failing');
     expect(errors).toHaveLength(1);

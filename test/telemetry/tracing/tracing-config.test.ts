@@ -13,69 +13,43 @@ describe('tracing settings from OTEL_* variables', () => {
     ).toBeUndefined();
   });
 
-  it('appends /v1/traces to the general endpoint and uses the traces endpoint as given', () => {
-    expect(tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' }).options?.url).toBe(
-      'http://c:4318/v1/traces',
-    );
-    expect(tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/otlp' }).options?.url).toBe(
-      'http://c:4318/otlp/v1/traces',
-    );
-    expect(
-      tracingOptionsFromEnv({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://t.example/custom',
-      }).options?.url,
-    ).toBe('https://t.example/custom');
-    expect(tracingOptionsFromEnv({ OTEL_TRACES_EXPORTER: 'otlp' }).options?.url).toBe(
-      'http://localhost:4318/v1/traces',
-    );
-  });
-
-  it('reads headers, timeout, compression, service name, resource attributes, sampler and batch settings', () => {
+  it("reads the sampler, its ratio, propagation and the request thread's two bounds", () => {
     const { options, warnings } = tracingOptionsFromEnv({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
-      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc,x-team=obs',
-      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-team=traces',
-      OTEL_EXPORTER_OTLP_TIMEOUT: '2500',
-      OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip',
-      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=from-resource',
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.25',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_BSP_MAX_QUEUE_SIZE: '64',
       OTEL_SPAN_EVENT_COUNT_LIMIT: '16',
     });
     expect(warnings).toEqual([]);
     expect(options).toMatchObject({
-      headers: { 'x-team': 'traces' },
-      timeoutMs: 2500,
-      compression: 'gzip',
-      serviceName: 'from-resource',
-      resourceAttributes: { 'deployment.environment': 'prod' },
       sampler: 'parentbased_traceidratio',
       samplerRatio: 0.25,
       propagate: true,
-      batch: { scheduledDelayMs: 100 },
-      limits: { eventCount: 16 },
+      maxQueueSize: 64,
+      eventCountLimit: 16,
     });
-    expect(
-      tracingOptionsFromEnv({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
-        OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc',
-      }).options?.headers,
-    ).toEqual({
-      authorization: 'Bearer abc',
-    });
-    expect(
-      tracingOptionsFromEnv({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c',
-        OTEL_SERVICE_NAME: 'gw',
-        OTEL_RESOURCE_ATTRIBUTES: 'service.name=r',
-      }).options?.serviceName,
-    ).toBe('gw');
     expect(tracingOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).options).toMatchObject({
-      serviceName: 'a2a-gateway',
       sampler: 'parentbased_always_on',
-      compression: 'none',
+      maxQueueSize: 2048,
+      eventCountLimit: 128,
+    });
+  });
+
+  it('hands the export thread the OTEL_* variables but the sampler ones, and nothing else', () => {
+    // What the SDK reads there is tested by what reaches a collector (export-settings.test.ts).
+    const { options } = tracingOptionsFromEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-team=obs',
+      OTEL_TRACES_SAMPLER: 'always_on',
+      OTEL_TRACES_SAMPLER_ARG: '1',
+      OTEL_UNSET: undefined,
+      HOME: '/root',
+      NODE_OPTIONS: '--inspect',
+    });
+    expect(options?.exportEnv).toEqual({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-team=obs',
     });
   });
 
