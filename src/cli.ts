@@ -9,7 +9,7 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile } from './config/load.js';
-import { startGateway, type RunningGateway } from './gateway.js';
+import { startGateway, type RunningGateway } from './gateway/gateway.js';
 import { reloadFromFile, serialised } from './reload/from-file.js';
 import { refusedReport } from './reload/report.js';
 import { ListenError } from './transport/listen.js';

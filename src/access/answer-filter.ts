@@ -4,8 +4,8 @@
  * (list-tasks-grpc.ts). Each pipeline asks for its own binding and gets its own kind of rewrite.
  */
 import type { Binding, JsonBinding } from '../a2a/operations.js';
-import type { MessageRewrite } from '../bindings/grpc/held-answer.js';
-import type { BodyRewrite } from '../bindings/http/rewrite-buffer.js';
+import type { MessageRewrite } from '../exchange/answer-rewrite.js';
+import type { BodyRewrite } from '../exchange/answer-rewrite.js';
 import { listTasksFilter, type OwnersOf } from './list-tasks.js';
 import { grpcListTasksFilter } from './list-tasks-grpc.js';
 

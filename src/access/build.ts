@@ -1,7 +1,7 @@
 /**
  * Makes the access-control pieces from the validated config, once at start-up (principle 11):
  * the authenticator, each agent's policy and rate limit, the push guard, the header strip lists
- * and what the cards advertise. src/gateway.ts hands them to the pipeline.
+ * and what the cards advertise. src/gateway/gateway.ts hands them to the pipeline.
  */
 import type { GatewayConfig } from '../config/schema.js';
 import type { CardSecurity } from '../cards/security.js';

@@ -8,7 +8,7 @@
  */
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { concatBytes, eachField, rawFields, stringField, tryDecode, type RawField } from '../a2a/grpc/proto-read.js';
-import type { MessageResult, MessageRewrite } from '../bindings/grpc/held-answer.js';
+import type { MessageResult, MessageRewrite } from '../exchange/answer-rewrite.js';
 import { unfilterable, type OwnersOf } from './list-tasks.js';
 
 const TASKS = 1;

@@ -9,7 +9,7 @@
  * tasks others have. Pages may therefore hold fewer than `pageSize` tasks (docs/security.md "Access control").
  */
 import type { JsonBinding } from '../a2a/operations.js';
-import type { BodyRewrite, RewriteResult } from '../bindings/http/rewrite-buffer.js';
+import type { BodyRewrite, RewriteResult } from '../exchange/answer-rewrite.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Owners } from '../tasks/tracker.js';
 

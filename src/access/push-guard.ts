@@ -15,6 +15,7 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { parseAllowEntry, type Address, type Cidr } from '../config/allow-entry.js';
 
 export const PUSH_RULES = [
   'push-url-invalid',
@@ -38,13 +39,6 @@ export interface PushGuardOptions {
   readonly lookup?: Lookup;
 }
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Cidr = readonly [Address, number];
-type AllowEntry =
-  | { readonly kind: 'cidr'; readonly cidr: Cidr }
-  | { readonly kind: 'host'; readonly name: string }
-  | { readonly kind: 'problem'; readonly message: string };
-
 const OK: PushVerdict = { ok: true };
 const PUBLIC_ONLY = 'push webhooks must be public (pushNotifications.allow opens exceptions)';
 // ipaddr.js calls the deprecated IPv4-compatible block (::a.b.c.d, RFC 4291 §2.5.5.1) unicast, but some
@@ -67,12 +61,6 @@ const RANGE_LABELS: Readonly<Record<string, string>> = {
   '6to4': 'a 6to4',
   teredo: 'a Teredo',
 };
-
-/** Validates one allow-list entry for config validation: undefined when fine, else a message. */
-export function allowEntryProblem(entry: string): string | undefined {
-  const parsed = parseAllowEntry(entry);
-  return parsed.kind === 'problem' ? parsed.message : undefined;
-}
 
 export class PushGuard {
   private readonly cidrs: readonly Cidr[];
@@ -172,44 +160,6 @@ export class PushGuard {
 
 const systemLookup: Lookup = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
-
-function parseAllowEntry(entry: string): AllowEntry {
-  const text = entry.trim();
-  if (text === '') return { kind: 'problem', message: 'an allow entry is empty' };
-  if (text.includes('/')) return parseCidrEntry(text);
-  if (ipaddr.isValid(text)) return parseCidrEntry(`${text}/${text.includes(':') ? 128 : 32}`);
-  return parseHostEntry(text);
-}
-
-function parseCidrEntry(text: string): AllowEntry {
-  if (!ipaddr.isValidCIDR(text)) {
-    return { kind: 'problem', message: `"${text}" is not a valid CIDR (e.g. 10.1.0.0/16 or fd00::/8)` };
-  }
-  // ipaddr.js also reads `127.1` or `0x7f.1`; in a config file those are more likely typos than intent.
-  if (!text.includes(':') && !ipaddr.IPv4.isValidCIDRFourPartDecimal(text)) {
-    return { kind: 'problem', message: `"${text}": write IPv4 addresses as four decimal parts (e.g. 10.0.0.0/8)` };
-  }
-  const [network, bits] = ipaddr.parseCIDR(text);
-  // Checked addresses have IPv4-mapped IPv6 turned into IPv4, so a mapped network is turned the same way.
-  if (network instanceof ipaddr.IPv6 && network.isIPv4MappedAddress() && bits >= 96) {
-    return { kind: 'cidr', cidr: [network.toIPv4Address(), bits - 96] };
-  }
-  return { kind: 'cidr', cidr: [network, bits] };
-}
-
-function parseHostEntry(text: string): AllowEntry {
-  const problem = `"${text}" is neither an IP, a CIDR nor a host name`;
-  if (text.includes('*')) return { kind: 'problem', message: `"${text}": wildcards are not supported; list each name` };
-  if (/[\s/:@?#[\]\\]/.test(text)) return { kind: 'problem', message: problem };
-  let host: string;
-  try {
-    // Normalised exactly as URL host names are (lower case, punycode), so the exact match compares like with like.
-    host = new URL(`http://${text}/`).hostname.replace(/\.$/, '');
-  } catch {
-    return { kind: 'problem', message: problem };
-  }
-  return host === '' ? { kind: 'problem', message: problem } : { kind: 'host', name: host };
-}
 
 /** The address a URL host names, when it is an IP literal (`[…]` for IPv6, dotted decimal after WHATWG). */
 function hostLiteral(hostname: string): Address | undefined {

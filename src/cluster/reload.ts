@@ -5,7 +5,7 @@
  * the config file and applies it as the single process does (src/reload/from-file.ts), and its
  * report travels back. The answer to `POST /admin/reload` is the workers' reports combined.
  */
-import type { RunningGateway } from '../gateway.js';
+import type { RunningGateway } from '../gateway/gateway.js';
 import type { Logger } from '../log.js';
 import type { ReloadReport } from '../reload/report.js';
 

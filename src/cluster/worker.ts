@@ -1,5 +1,5 @@
 /**
- * A cluster worker (`workers` > 1): the same gateway as the single process (src/gateway.ts),
+ * A cluster worker (`workers` > 1): the same gateway as the single process (src/gateway/gateway.ts),
  * whose listeners node:cluster shares with the other workers. What only the whole cluster knows
  * (/metrics, /exchanges) the worker asks the primary for (src/cluster/primary.ts); what the
  * primary asks of it (its registry, its recent exchanges, a reload) it answers here.
@@ -11,7 +11,7 @@
  */
 import cluster from 'node:cluster';
 import type { GatewayConfig } from '../config/schema.js';
-import { startGateway, type RunningGateway } from '../gateway.js';
+import { startGateway, type RunningGateway } from '../gateway/gateway.js';
 import { createLogger } from '../log.js';
 import type { RecentQuery } from '../inspect/recent.js';
 import { Asker, answer, isQuestion, type Handlers, type Send } from './ipc.js';

@@ -5,7 +5,7 @@
  * checked in schema.ts, where both sections are in view.
  */
 import { z } from 'zod';
-import { allowEntryProblem } from '../access/push-guard.js';
+import { allowEntryProblem } from './allow-entry.js';
 import { OPERATIONS } from '../a2a/operations.js';
 import { duration, httpUrl, size } from './fields.js';
 

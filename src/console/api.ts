@@ -2,7 +2,7 @@
  * The console's data API on the admin listener (issue #15; shapes in src/console/api-types.ts):
  * `/console/api/config`, `fleet`, `feed` (SSE, feed.ts), `exchanges/{id}` (from the recent
  * ring, src/inspect/recent.ts) and `findings`. Mounted by the admin app of each config
- * generation (src/reload/generation.ts) when `console.enabled`; the admin token middleware in
+ * generation (src/gateway/generation.ts) when `console.enabled`; the admin token middleware in
  * front of the app (src/control/admin-token.ts) guards it like every admin route. In worker mode
  * each worker serves its own numbers (`workers` in `config` says how many there are).
  */
@@ -17,7 +17,7 @@ import type { FeedHub } from './feed.js';
 import type { ConsoleStats } from './stats.js';
 import { fleetView, type FleetSources } from './fleet-view.js';
 import { summarize } from './summary.js';
-import { errorAnswer } from '../control/answers.js';
+import { errorAnswer } from '../errors/control-answer.js';
 
 export interface ConsoleApiDeps extends FleetSources {
   readonly settings: ConsoleSettings;

@@ -1,6 +1,6 @@
 /**
- * What the console keeps across reloads (src/reload/generation.ts `Shared`): the stats observer
- * and the live feed hub, made once in src/gateway.ts; a reload hands them the new agent list and
+ * What the console keeps across reloads (src/gateway/generation.ts `Shared`): the stats observer
+ * and the live feed hub, made once in src/gateway/gateway.ts; a reload hands them the new agent list and
  * feed limits (src/reload/apply.ts).
  */
 import type { GatewayConfig } from '../config/schema.js';

@@ -11,7 +11,7 @@
  * At most `console.feed.maxRate` exchanges a second are sent; the rest are counted and sent as
  * one `event: skipped` (`{"count":N}`) — a person reads no faster, and 20 consoles taking every
  * exchange of a busy gateway cost the machine's cores more than the traffic (the fleet view's
- * counts come from the stats observer and miss nothing). Made once (src/gateway.ts, `Shared`):
+ * counts come from the stats observer and miss nothing). Made once (src/gateway/gateway.ts, `Shared`):
  * consoles stay connected across reloads; closing the admin listener ends them.
  */
 import type { ServerResponse } from 'node:http';

@@ -3,7 +3,7 @@
  * observer that keeps, per configured agent and minute of the last hour, exchanges by kind,
  * latency per A2A method (latency-histogram.ts) and findings (findings-log.ts), plus the SSE
  * responses open now. O(1) per exchange; memory is agents × 60 slots (minute-ring.ts). Made once
- * in src/gateway.ts (it outlives reloads, `Shared`); `setAgents` follows the agent list. Exchanges
+ * in src/gateway/gateway.ts (it outlives reloads, `Shared`); `setAgents` follows the agent list. Exchanges
  * of names not configured are dropped, so no request can grow it.
  */
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';

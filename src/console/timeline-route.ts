@@ -4,7 +4,7 @@
  * answer, as the admin app's `/tasks` route does (src/control/admin-app.ts).
  */
 import type { Hono } from 'hono';
-import { errorAnswer } from '../control/answers.js';
+import { errorAnswer } from '../errors/control-answer.js';
 import type { RecentExchanges } from '../inspect/recent.js';
 import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
 import { taskTimeline } from './timeline.js';

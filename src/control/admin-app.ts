@@ -13,7 +13,7 @@ import type { RecentExchanges, RecentQuery } from '../inspect/recent.js';
 import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
 import type { LastReload, ReloadReport } from '../reload/report.js';
 import { mountHealth } from './health.js';
-import { answerMisses, errorAnswer } from './answers.js';
+import { answerMisses, errorAnswer } from '../errors/control-answer.js';
 import { requireAdminToken } from './admin-token.js';
 import { mountConsoleApi, type ConsoleApiDeps } from '../console/api.js';
 

@@ -11,7 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { errorAnswer } from './answers.js';
+import { errorAnswer } from '../errors/control-answer.js';
 import { consoleCookieValue, presentedCookie, sameSecret, signInPage } from '../console/session.js';
 
 /** RFC 6750 §3: the challenge a client without (or with a wrong) token gets. */

@@ -12,7 +12,7 @@ import type { CardRegistry } from '../cards/registry.js';
 import { publicBaseUrl, type PeerTrust } from '../transport/peer.js';
 import type { LastReload } from '../reload/report.js';
 import { mountHealth } from './health.js';
-import { answerMisses } from './answers.js';
+import { answerMisses } from '../errors/control-answer.js';
 
 export interface ControlDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;

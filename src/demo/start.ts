@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile, ConfigError } from '../config/load.js';
-import { startGateway } from '../gateway.js';
+import { startGateway } from '../gateway/gateway.js';
 import { ListenError } from '../transport/listen.js';
 import { startDemoFleet } from './fleet.js';
 import { DEFAULT_ADMIN_URL, DEFAULT_GATEWAY_URL } from './client.js';

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Upstream } from '../transport/upstream.js';
 import type { RequestFacts } from '../a2a/request.js';
-import type { ClientCall } from '../pipeline/call.js';
+import type { ClientCall } from './call.js';
 import type { ExchangeOutcome, ExchangeRecord } from './record.js';
 import { nextExchangeId } from './exchange-id.js';
 
@@ -84,7 +84,7 @@ export class Exchange {
   private finished = false;
 
   constructor(
-    /** The client's call, whatever its binding (src/pipeline/call.ts). */
+    /** The client's call, whatever its binding (src/exchange/call.ts). */
     readonly call: ClientCall,
     readonly upstream: Upstream,
     /** Path (and query) to request on the agent: the agent's base path + the part after /agents/{name}. */

@@ -10,7 +10,7 @@ import type { Upstream } from '../transport/upstream.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { Admission } from '../access/gate.js';
 import type { BlockingSend } from '../a2a/rescue-wire.js';
-import type { ClientCall } from './call.js';
+import type { ClientCall } from '../exchange/call.js';
 import type { RequestBody } from './request-body.js';
 
 /** Step 2: where the call goes on the agent, and what its head refuses. */

@@ -9,7 +9,7 @@
  * `partial`): what A2A requests carry for routing and errors (JSON-RPC method and id, REST route)
  * comes first, and the rest of such a body (an inline file) streams past unread.
  */
-import type { CallHead } from './call.js';
+import type { CallHead } from '../exchange/call.js';
 import { createRequestDecoder, type RequestDecoder, type RequestFacts } from '../a2a/request.js';
 
 export interface Classification {

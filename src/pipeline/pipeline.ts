@@ -20,7 +20,7 @@ import type { Upstream } from '../transport/upstream.js';
 import { clientAddress, type PeerTrust } from '../transport/peer.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
 import { rescueDecision } from '../rescue/decision.js';
-import type { ClientCall } from './call.js';
+import type { ClientCall } from '../exchange/call.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';

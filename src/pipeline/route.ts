@@ -1,5 +1,5 @@
 /**
- * Where a request goes (pure). Host routing first (src/server.ts): a `Host` named in some agent's
+ * Where a request goes (pure). Host routing first (src/gateway/server.ts): a `Host` named in some agent's
  * `hosts` → that agent, the target as is (`agentForHost`; the gRPC listener routes `:authority`
  * with the same function). Else path routing: `/agents/{name}/<rest>` → agent `name`, `<rest>`
  * (with the query) appended to its URL.
@@ -69,7 +69,7 @@ export function hostnameOf(authority: string): string {
 /**
  * The agent a `Host` / `:authority` routes to, if any. No cost when no agent has `hosts`, and no
  * allocation for a Host already in normal form (lower case, no port: the default port's
- * spelling), hit or miss: path-routed requests pay only a lookup (src/server.ts, hot path).
+ * spelling), hit or miss: path-routed requests pay only a lookup (src/gateway/server.ts, hot path).
  */
 export function agentForHost(routes: HostRoutes, authority: string | undefined): string | undefined {
   if (routes.size === 0 || !authority) return undefined;

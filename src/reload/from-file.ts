@@ -8,7 +8,7 @@ import { ConfigError, loadConfigFile } from '../config/load.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { ReloadReport } from './report.js';
 
-/** What a reload needs of a running gateway (src/gateway.ts RunningGateway). */
+/** What a reload needs of a running gateway (src/gateway/gateway.ts RunningGateway). */
 export interface Reloadable {
   reload(next: GatewayConfig): ReloadReport;
   refuseReload(errors: readonly string[]): ReloadReport;

@@ -1,29 +1,30 @@
 /**
- * The live config generations (generation.ts): the current one, which new requests get, and the
+ * The live config generations (built by src/gateway/generation.ts): the current one, which new requests get, and the
  * retired ones still finishing exchanges (a stream may run for hours). Both listeners hold this
- * object and read `current` once per request (src/server.ts), so a reload is one assignment and
+ * object and read `current` once per request (src/gateway/server.ts), so a reload is one assignment and
  * the forwarding path pays one property read. A retired generation is watched from a timer, off
  * the forwarding path (the pipeline only adds to and removes from its `inFlight`), and its
  * pools are closed once its last exchange has finished; shutdown drains and releases them all.
  */
 import type { Exchange } from '../exchange/exchange.js';
 import type { Logger } from '../log.js';
-import { releaseGeneration, type Generation } from './generation.js';
+import type { LiveGeneration, ReleaseGeneration } from './lifetime.js';
 
 /** How often retired generations are checked for their last exchange. */
 const RETIRED_CHECK_MS = 100;
 
-export class Generations {
-  private readonly retired = new Set<Generation>();
+export class Generations<G extends LiveGeneration> {
+  private readonly retired = new Set<G>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    public current: Generation,
+    public current: G,
+    private readonly release: ReleaseGeneration<G>,
     private readonly log: Logger,
   ) {}
 
   /** Makes `next` current; the one before keeps its exchanges and is released once they finish. */
-  swap(next: Generation): void {
+  swap(next: G): void {
     const previous = this.current;
     next.registry.carryOver(previous.registry);
     next.registry.start();
@@ -43,7 +44,7 @@ export class Generations {
     for (const generation of this.retired) {
       if (generation.inFlight.size > 0) continue;
       this.retired.delete(generation);
-      void releaseGeneration(generation).then(
+      void this.release(generation).then(
         () => this.log.info({ agents: [...generation.upstreams.keys()] }, 'previous config released'),
         (err: Error) => this.log.warn({ err: err.message }, 'releasing the previous config failed'),
       );
@@ -61,6 +62,6 @@ export class Generations {
     this.stopWatching();
     const all = [this.current, ...this.retired];
     this.retired.clear();
-    await Promise.all(all.map(releaseGeneration));
+    await Promise.all(all.map(this.release));
   }
 }

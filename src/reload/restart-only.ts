@@ -1,6 +1,6 @@
 /**
  * Keys a reload cannot apply: they are bound to things made once at start-up and kept across
- * reloads (src/gateway.ts): the listeners' addresses and socket options, the logger, the metrics
+ * reloads (src/gateway/gateway.ts): the listeners' addresses and socket options, the logger, the metrics
  * registry, the task tracker, inspection's budget and observers, the shutdown plan, and the
  * process layout (`workers`, `state`, added by the cluster and task-store work). A reload that
  * changes one still applies the rest: the key keeps its running value and is named in a

@@ -1,7 +1,7 @@
 /**
  * Makes the state pieces from `state` and `tasks` (docs/deploying.md "Scaling out"): the task store, and
  * with `store: redis` the one Redis connection it shares with the rate limits, and the status
- * the metrics and `/readyz` read. src/gateway.ts calls this once.
+ * the metrics and `/readyz` read. src/gateway/gateway.ts calls this once.
  */
 import type { GatewayConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';

@@ -4,11 +4,11 @@
  * key, sees none. Without `auth` every agent is listed (test/gateway/admin-listener.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { deadUrl } from '../support/scripted-upstream.js';
 import { clientAddress } from '../../src/transport/peer.js';
-import type { ClientCall } from '../../src/pipeline/call.js';
+import type { ClientCall } from '../../src/exchange/call.js';
 
 let gateway: RunningGateway;
 

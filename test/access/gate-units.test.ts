@@ -12,7 +12,7 @@ import { A2AError, a2aErrorBody, sendA2AError, taskNotFound } from '../../src/er
 import type { Principal } from '../../src/access/principal.js';
 import type { RequestFacts } from '../../src/a2a/request.js';
 import type { Operation } from '../../src/a2a/operations.js';
-import type { RewriteResult } from '../../src/bindings/http/rewrite-buffer.js';
+import type { RewriteResult } from '../../src/exchange/answer-rewrite.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 
 const alice: Principal = { id: 'alice', groups: ['team-a'], via: 'api-key' };

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { ownedTasksFilter } from '../../src/access/answer-filter.js';
 import type { OwnersOf } from '../../src/access/list-tasks.js';
-import type { MessageResult } from '../../src/bindings/grpc/held-answer.js';
+import type { MessageResult } from '../../src/exchange/answer-rewrite.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 
 type Response = Parameters<typeof A2AService.listTasks.responseSerialize>[0];

@@ -22,7 +22,7 @@ import type { Peer } from '../peers/peer-common.js';
 import { sendParamsV03, sendRequestV1, userMessageV03, userMessageV1, type TransportName } from '../peers/clients.js';
 import { collect, within, withDeadline } from '../peers/deadline.js';
 import { asTask, stateName } from '../peers/inspect.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import {
   agentCalls,
   call,

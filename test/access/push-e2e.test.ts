@@ -16,7 +16,7 @@ import type { Peer } from '../peers/peer-common.js';
 import { sendParamsV03, sendRequestV1, userMessageV03, userMessageV1 } from '../peers/clients.js';
 import { pollUntil, within, withDeadline } from '../peers/deadline.js';
 import { asTask } from '../peers/inspect.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 import {
   agentCalls,

@@ -2,7 +2,8 @@
 // refused with the exact rule; the allow list opens only what it names. DNS is injected, never real,
 // except in the two tests at the end that need no resolution at all.
 import { describe, expect, it, vi } from 'vitest';
-import { allowEntryProblem, PushGuard, type Lookup, type PushRule } from '../../src/access/push-guard.js';
+import { PushGuard, type Lookup, type PushRule } from '../../src/access/push-guard.js';
+import { allowEntryProblem } from '../../src/config/allow-entry.js';
 
 /** Answers from a table; any other name fails the way getaddrinfo does. `hang` never answers. */
 function fakeLookup(answers: Readonly<Record<string, readonly string[]>>): Lookup {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 

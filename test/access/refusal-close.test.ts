@@ -4,7 +4,7 @@
  * One mechanism in the pipeline's last-resort answer (src/bindings/http/pipeline.ts `answerUnexpected`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { openSocket, readAnswer } from '../support/raw-http.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { startDemoFleet, type DemoFleet } from '../../src/demo/fleet.js';
 import { runDemo } from '../../src/demo/client.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeDetail, ExchangeSummary, FindingsView, FleetView } from '../../src/console/api-types.js';
 import { parseConfig } from '../../src/config/load.js';
 import { startTestGateway } from '../support/gateway.js';

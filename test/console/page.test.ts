@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { SHOTS, launchBrowser, overflowsHorizontally, requireBuiltConsole, watchErrors } from './support/browser.js';
 
 const TOKEN = 'console-test-token-0123456789';

@@ -14,7 +14,7 @@ import { runDemoAgainst } from '../../src/demo/client.js';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { RecentExchanges } from '../../src/inspect/recent.js';
 import { mountTaskTimeline } from '../../src/console/timeline-route.js';
 import type { TaskTimeline } from '../../src/console/api-types.js';

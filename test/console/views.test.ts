@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoFleet, type DemoFleet } from '../../src/demo/fleet.js';
 import { runDemo, type DemoOutcome } from '../../src/demo/client.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { misbehaving } from './support/misbehaving.js';

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import { parseConfig } from '../../src/config/load.js';
-import { startGateway } from '../../src/gateway.js';
+import { startGateway } from '../../src/gateway/gateway.js';
 
 async function run(logConfig: Record<string, unknown>): Promise<Array<Record<string, unknown>>> {
   const peer = await startPeerV1();

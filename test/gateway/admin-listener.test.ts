@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const TOKEN = 'admin-token-0123456789abcdef';
 const CARD = '/agents/a/.well-known/agent-card.json';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { parseConfig } from '../../src/config/load.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/gateway.js';
 import type { RecentQuery } from '../../src/inspect/recent.js';
 
 const queries: RecentQuery[] = [];

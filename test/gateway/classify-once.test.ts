@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCapture } from '../a2a/captures.js';
 import { asBuffer, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 import { startPeerV1 } from '../peers/peer-v1.js';

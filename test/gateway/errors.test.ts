@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startTestGateway } from '../support/gateway.js';
 import { deadUrl as deadPort, scriptedUpstream } from '../support/scripted-upstream.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { loadCapture, type Capture } from '../a2a/captures.js';
 import { asBuffer, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeObserver, ObserverHook } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 

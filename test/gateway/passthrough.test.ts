@@ -8,7 +8,7 @@ import { Agent, request } from 'undici';
 import { listCaptures, loadCapture, type Capture } from '../a2a/captures.js';
 import { asBuffer, startReplayUpstream, type ReplayUpstream } from '../support/replay-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const SKIP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 /** Cards are rewritten on purpose (cards.test.ts); everything else must pass through untouched. */

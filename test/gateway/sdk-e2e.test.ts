@@ -12,7 +12,7 @@ import { clientV03, clientV1, sendParamsV03, userMessageV03, type TransportName 
 import { within, withDeadline } from '../peers/deadline.js';
 import { sdkScenariosV03, sdkScenariosV1, task03 } from '../peers/scenarios.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const STEP = 30;
 const TRANSPORTS: TransportName[] = ['JSONRPC', 'HTTP+JSON'];

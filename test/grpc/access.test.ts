@@ -9,7 +9,7 @@ import type { Peer } from '../peers/peer-common.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { withDeadline } from '../peers/deadline.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { credentials, PRINCIPALS, recordExchanges, unknownTaskId } from '../access/support/harness.js';
 import { startIssuer, type Issuer } from '../access/support/issuer.js';
 import {

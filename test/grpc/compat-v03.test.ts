@@ -8,7 +8,7 @@ import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { collect, within, withDeadline } from '../peers/deadline.js';
 import { asMessage, asTask, stateName, texts } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 let peer: Peer;

@@ -9,7 +9,7 @@ import type { Peer } from '../peers/peer-common.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { withDeadline } from '../peers/deadline.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { GrpcFrameReader } from '../../src/codec/grpc-frames.js';
 import { eventually, frame, grpcHeaders, h2, rawCall, sendMessageRequest, SERVICE } from './support/raw-grpc.js';
 import { startFakeAgent, type FakeAgent } from './support/fake-agent.js';

@@ -8,7 +8,7 @@ import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
 import { recordExchanges } from '../access/support/harness.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import {
   eventually,
   frame,

@@ -2,7 +2,8 @@
 // back framed; anything else is the rewrite's to judge; past `maxBytes` it is refused, whole.
 import { describe, expect, it } from 'vitest';
 import { encodeGrpcFrame } from '../../src/codec/grpc-frames.js';
-import { HeldAnswer, type HeldResult, type MessageRewrite } from '../../src/bindings/grpc/held-answer.js';
+import { HeldAnswer, type HeldResult } from '../../src/bindings/grpc/held-answer.js';
+import type { MessageRewrite } from '../../src/exchange/answer-rewrite.js';
 
 const upper: MessageRewrite = {
   apply: (message) => ({ message: new TextEncoder().encode(new TextDecoder().decode(message).toUpperCase()) }),

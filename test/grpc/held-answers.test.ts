@@ -17,7 +17,7 @@ import { asTask } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import { PRINCIPALS, startAccessGateway, type PrincipalName } from '../access/support/harness.js';
 import { fetchAs } from '../access/support/auth-clients.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 

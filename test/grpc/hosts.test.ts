@@ -11,7 +11,7 @@ import { clientV1 } from '../peers/clients.js';
 import { withDeadline } from '../peers/deadline.js';
 import { sdkScenariosV1 } from '../peers/scenarios.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { decodeGrpcStatus } from '../../src/a2a/grpc/status.js';
 
 let peer: Peer;

@@ -10,7 +10,7 @@ import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { pollUntil, withDeadline } from '../peers/deadline.js';
 import { asTask, stateName } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 let peer: Peer;

@@ -12,7 +12,7 @@ import { pollUntil, withDeadline } from '../peers/deadline.js';
 import { sdkScenariosV1, senderV1 } from '../peers/scenarios.js';
 import { asTask } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 
 let peer: Peer;

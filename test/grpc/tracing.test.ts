@@ -12,7 +12,7 @@ import { withDeadline } from '../peers/deadline.js';
 import { asTask } from '../peers/inspect.js';
 import { senderV1 } from '../peers/scenarios.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { createTracing, type Tracing } from '../../src/telemetry/tracing/tracing.js';
 import { tracingOptionsFromEnv } from '../../src/telemetry/tracing/tracing-config.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../telemetry/support/otlp-receiver.js';

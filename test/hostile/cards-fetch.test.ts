@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { renderCount } from '../../src/cards/serve.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket, readAnswer } from '../support/raw-http.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const received: { url: string; bytes: number; complete: boolean }[] = [];
 let upstream: Awaited<ReturnType<typeof scriptedUpstream>>;

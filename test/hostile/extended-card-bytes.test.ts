@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { createHash } from 'node:crypto';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import type { Finding } from '../../src/a2a/findings.js';
 

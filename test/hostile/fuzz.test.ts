@@ -17,7 +17,7 @@ import { Agent, request } from 'undici';
 import { listCaptures, loadCapture, type Capture } from '../a2a/captures.js';
 import { asBuffer } from '../support/replay-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const SEED = 0x5eed_a2a;
 const MAX_EXCHANGES = Number(process.env.A2A_FUZZ_EXCHANGES ?? 20_000);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, type RawAnswer } from '../support/raw-http.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const seen: { url: string; authorization?: string }[] = [];
 let upstream: Awaited<ReturnType<typeof scriptedUpstream>>;

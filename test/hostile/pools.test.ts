@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const held: ServerResponse[] = [];
 const arrived: string[] = [];

@@ -11,7 +11,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 type Framing = 'length' | 'chunked' | 'close';
 type End = 'fin' | 'rst';

@@ -19,7 +19,7 @@ import {
 import { collect, within, withDeadline } from '../peers/deadline.js';
 import { asMessage, asTask, stateName } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { Exchange, ExchangeObserver } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 

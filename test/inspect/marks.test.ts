@@ -9,7 +9,7 @@ import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { TaskStory } from '../../src/tasks/story.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -67,7 +67,7 @@ function exchangeOf(request: RequestFacts): Exchange {
     outcome: 'complete' as const,
     findings: [],
   };
-  const fake = { request, record, startedAtMonotonic: 0, state: new Map(), req: { headers: {} } };
+  const fake = { request, record, startedAtMonotonic: 0, state: new Map(), call: { headers: {} } };
   return fake as unknown as Exchange;
 }
 

@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { reloadFromFile, serialised } from '../../src/reload/from-file.js';
 import {
   baseConfig,

@@ -5,7 +5,7 @@ import { pino, type Logger } from 'pino';
 import { request } from 'undici';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfig } from '../../src/config/schema.js';
-import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway.js';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway/gateway.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 
 /** The base of every test config (ephemeral loopback ports; as startTestGateway). */

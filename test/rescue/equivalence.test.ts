@@ -9,7 +9,7 @@ import { startPeerV1 } from '../peers/peer-v1.js';
 import { startPeerV03 } from '../peers/peer-v03.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 
 const STRATEGIES = ['subscribe', 'poll', 'stream'] as const;
 const rescue = (strategy: string) => ({

@@ -28,7 +28,7 @@ import {
 import { pollUntil, within, withDeadline } from '../peers/deadline.js';
 import { asTask, stateName } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 

@@ -12,7 +12,7 @@ import { startPeerV1 } from '../peers/peer-v1.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import { parseConfig } from '../../src/config/load.js';
-import { startGateway } from '../../src/gateway.js';
+import { startGateway } from '../../src/gateway/gateway.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 

@@ -15,7 +15,7 @@ import { startPeerV03 } from '../peers/peer-v03.js';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 import { h2, rawCall, taskIdOf } from '../grpc/support/raw-grpc.js';

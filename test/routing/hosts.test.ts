@@ -17,7 +17,7 @@ import { asMessage } from '../peers/inspect.js';
 import { sdkScenariosV03, sdkScenariosV1 } from '../peers/scenarios.js';
 import { startTestGateway } from '../support/gateway.js';
 import { capturedLog, configOf } from '../reload/support.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { Exchange } from '../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
 

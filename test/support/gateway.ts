@@ -1,7 +1,7 @@
 /** Starts an in-process gateway for tests: both listeners (traffic and admin) on ephemeral
  * loopback ports, so test files running in parallel never share the default admin port 9464. */
 import { parseConfig } from '../../src/config/load.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { startGateway, type RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { pino, type Logger } from 'pino';
 

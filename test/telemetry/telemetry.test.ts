@@ -6,7 +6,7 @@ import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { within, withDeadline } from '../peers/deadline.js';
 import { asTask } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
-import type { RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { TaskTracker } from '../../src/tasks/tracker.js';
 import { InMemoryTaskStore } from '../../src/tasks/memory-store.js';

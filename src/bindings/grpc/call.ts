@@ -1,14 +1,14 @@
 /**
  * One gRPC call at the gateway: Node's HTTP/2 compatibility request and response
  * (`Http2ServerRequest` / `Http2ServerResponse`) behind the pipeline's binding-neutral call
- * (src/pipeline/call.ts), and the exchange record every binding shares. The relay, the rescue's
+ * (src/exchange/call.ts), and the exchange record every binding shares. The relay, the rescue's
  * answers and the status answers of this binding write to `res` directly.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import type { ClientCall } from '../../pipeline/call.js';
+import type { ClientCall } from '../../exchange/call.js';
 import type { Exchange } from '../../exchange/exchange.js';
 
 export class GrpcClientCall implements ClientCall {

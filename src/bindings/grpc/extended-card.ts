@@ -11,7 +11,8 @@ import type { ProtocolVersion } from '../../a2a/operations.js';
 import { rewriteCardProto } from '../../cards/rewrite-proto.js';
 import type { Upstream } from '../../transport/upstream.js';
 import { gatewayGrpcAuthority, type GrpcPorts } from '../../cards/grpc-address.js';
-import type { HeldRewrite, MessageResult } from './held-answer.js';
+import type { HeldRewrite } from './held-answer.js';
+import type { MessageResult } from '../../exchange/answer-rewrite.js';
 
 /** What the gRPC pipeline needs to point a card at the gateway. */
 export interface GrpcCardDeps {

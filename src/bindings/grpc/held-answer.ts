@@ -11,21 +11,7 @@
 import type { Finding } from '../../a2a/findings.js';
 import { encodeGrpcFrame, GrpcFrameReader, GRPC_PREFIX_BYTES } from '../../codec/grpc-frames.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-
-export type MessageResult =
-  | { readonly message: Uint8Array; readonly findings?: readonly Finding[] }
-  /** Pass the answer on as the agent sent it. */
-  | { readonly asIs: true; readonly findings?: readonly Finding[] }
-  /** The answer must not reach the client as it is, and cannot be rewritten. */
-  | { readonly refusal: GatewayError };
-
-/** Replaces the one message of a unary answer. */
-export interface MessageRewrite {
-  /** `message` is the answer's one message (without its prefix); a lookup may make it a promise. */
-  apply(message: Uint8Array): MessageResult | Promise<MessageResult>;
-  /** The answer is not one plain message (`why`): what to do instead. */
-  unreadable(why: string): MessageResult;
-}
+import type { MessageRewrite } from '../../exchange/answer-rewrite.js';
 
 /** What the pipeline asks of the relay (relay.ts `RelayRequest.rewrite`). */
 export interface HeldRewrite {

@@ -16,11 +16,12 @@ import { clientResponseHeaders } from '../../transport/headers.js';
 import { GatewayError, UPSTREAM_REASONS, upstreamFailure } from '../../errors/gateway-error.js';
 import type { ErrorContext } from '../../errors/json-answer.js';
 import { sendGatewayError, sseErrorEvent } from '../../errors/json-answer.js';
-import { RewriteBuffer, type BodyRewrite } from './rewrite-buffer.js';
+import { RewriteBuffer } from './rewrite-buffer.js';
+import type { BodyRewrite } from '../../exchange/answer-rewrite.js';
 import { SseKeepalive } from './sse-keepalive.js';
 import { endingByReset } from '../../transport/upstream.js';
 
-export type { BodyRewrite } from './rewrite-buffer.js';
+export type { BodyRewrite } from '../../exchange/answer-rewrite.js';
 
 export interface ForwardRequest {
   readonly method: Dispatcher.HttpMethod;

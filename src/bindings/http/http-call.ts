@@ -1,12 +1,12 @@
 /**
  * A call on the HTTP listener (JSON-RPC or HTTP+JSON over HTTP/1.1): node:http's request and
- * response behind the pipeline's binding-neutral call (src/pipeline/call.ts). The relay and the
+ * response behind the pipeline's binding-neutral call (src/exchange/call.ts). The relay and the
  * answers of this binding write to `res` directly; every other stage reads the call.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import type { ClientCall } from '../../pipeline/call.js';
+import type { ClientCall } from '../../exchange/call.js';
 
 export class HttpCall implements ClientCall {
   readonly transport = 'http' as const;

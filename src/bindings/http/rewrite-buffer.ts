@@ -6,24 +6,8 @@
  * ownership, src/access/list-tasks.ts): then a body it cannot rewrite is refused, never passed on.
  */
 import type { ServerResponse } from 'node:http';
-import type { Finding } from '../../a2a/findings.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
-
-export type RewriteResult =
-  | { body: Buffer; headers: string[]; findings?: readonly Finding[] }
-  /** The body must not reach the client as it is, and cannot be rewritten. */
-  | { refusal: GatewayError };
-
-/** Replaces a whole (small) response body, e.g. a card whose URLs must point at the gateway. */
-export interface BodyRewrite {
-  /** Largest body it will buffer; a bigger one is passed through unchanged. */
-  readonly maxBytes: number;
-  /** Set when the body must not pass unchanged: a larger one is refused with this instead. */
-  readonly oversize?: GatewayError;
-  /** `findings`: what the rewrite noticed (e.g. a body it left alone because it is not a card).
-   * A rewrite that must look something up (the ListTasks filter asks the task store) returns a promise. */
-  apply(body: Buffer, headers: string[]): RewriteResult | Promise<RewriteResult>;
-}
+import type { BodyRewrite, Finding } from '../../exchange/answer-rewrite.js';
 
 export class RewriteBuffer {
   private chunks: Buffer[] = [];

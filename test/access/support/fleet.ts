@@ -11,7 +11,7 @@ import { startPeerV03 } from '../../peers/peer-v03.js';
 import type { Peer, RecordedRequest } from '../../peers/peer-common.js';
 import { within } from '../../peers/deadline.js';
 import { startTestGateway } from '../../support/gateway.js';
-import type { RunningGateway } from '../../../src/gateway.js';
+import type { RunningGateway } from '../../../src/gateway/gateway.js';
 import { startIssuer, type Issuer } from './issuer.js';
 
 export const KEYS = {

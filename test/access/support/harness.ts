@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RecordedRequest, Peer } from '../../peers/peer-common.js';
 import { startTestGateway, type TestAgent } from '../../support/gateway.js';
-import type { RunningGateway } from '../../../src/gateway.js';
+import type { RunningGateway } from '../../../src/gateway/gateway.js';
 import type { ExchangeObserver } from '../../../src/exchange/exchange.js';
 import type { ExchangeRecord } from '../../../src/exchange/record.js';
 

@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import { startPeerV1 } from '../../peers/peer-v1.js';
 import type { Peer } from '../../peers/peer-common.js';
 import { startTestGateway } from '../../support/gateway.js';
-import type { RunningGateway } from '../../../src/gateway.js';
+import type { RunningGateway } from '../../../src/gateway/gateway.js';
 import { createMetrics } from '../../../src/telemetry/metrics/metrics.js';
 import { labelValues, samples } from '../support/registry.js';
 import { NO_STATE, OTHER } from '../../../src/telemetry/metrics/labels.js';

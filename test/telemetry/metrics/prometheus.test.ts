@@ -15,7 +15,7 @@ import { clientV1, sendRequestV1, userMessageV1 } from '../../peers/clients.js';
 import { collect, within, withDeadline } from '../../peers/deadline.js';
 import { asMessage, asTask } from '../../peers/inspect.js';
 import { startTestGateway } from '../../support/gateway.js';
-import type { RunningGateway } from '../../../src/gateway.js';
+import type { RunningGateway } from '../../../src/gateway/gateway.js';
 import { promtool, startPrometheus, waitFor, type Prometheus, type QueryResult } from '../support/prometheus.js';
 
 const DASHBOARD = fileURLToPath(new URL('../../../dashboards/a2a-gateway.json', import.meta.url));

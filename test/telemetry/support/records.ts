@@ -29,6 +29,6 @@ export function fakeExchange(rec: ExchangeRecord, headers: Record<string, string
   return {
     record: rec,
     state: new Map(),
-    req: { headers, url: `/agents/${rec.agent}${rec.path}` },
+    call: { headers, target: `/agents/${rec.agent}${rec.path}` },
   } as unknown as Exchange;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPeerV1 } from '../../peers/peer-v1.js';
 import type { Peer } from '../../peers/peer-common.js';
 import { startTestGateway } from '../../support/gateway.js';
-import type { RunningGateway } from '../../../src/gateway.js';
+import type { RunningGateway } from '../../../src/gateway/gateway.js';
 import type { ExchangeObserver } from '../../../src/exchange/exchange.js';
 import { createTracing } from '../../../src/telemetry/tracing/tracing.js';
 import { extractIncoming, injectUpstream, traceIdOf } from '../../../src/telemetry/tracing/trace-context.js';

@@ -11,7 +11,7 @@ import { clientV1, sendRequestV1, userMessageV1 } from '../../peers/clients.js';
 import { collect, within, withDeadline } from '../../peers/deadline.js';
 import { asTask } from '../../peers/inspect.js';
 import { startTestGateway } from '../../support/gateway.js';
-import type { RunningGateway } from '../../../src/gateway.js';
+import type { RunningGateway } from '../../../src/gateway/gateway.js';
 import { createTracing, type Tracing } from '../../../src/telemetry/tracing/tracing.js';
 import { tracingOptionsFromEnv } from '../../../src/telemetry/tracing/tracing-config.js';
 import { traceIdOf } from '../../../src/telemetry/tracing/trace-context.js';

@@ -3,10 +3,10 @@
  * on `admin.listen`, so the operator plane can stay on a private address while the traffic
  * listener faces clients. It keeps the same client limits as the traffic listener (principle 19):
  * an operator port is still a port. The app is the current config generation's
- * (src/reload/generation.ts), read once per request: a reload swaps it.
+ * (src/gateway/generation.ts), read once per request: a reload swaps it.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { applyClientLimits, serverOptions, type ClientLimits } from './transport/client-limits.js';
+import { applyClientLimits, serverOptions, type ClientLimits } from '../transport/client-limits.js';
 
 export function createAdminServer(
   app: { readonly current: { readonly admin: RequestListener } },

@@ -2,7 +2,7 @@
  * A config generation: everything one validated config determines for traffic (issue #14 item 3,
  * docs/ARCHITECTURE.md "Reloading"). The agents' connection pools, the card cache and registry,
  * access control (gate, rate limits, card security), the agent pipeline, the host routes, the traffic control app
- * and the admin app. The listeners (src/server.ts, src/admin-server.ts) read the current
+ * and the admin app. The listeners (src/gateway/server.ts, src/gateway/admin-server.ts) read the current
  * generation once per request, so a reload is one reference swap; an exchange keeps the
  * generation it started on, whose pools live until its last exchange has finished
  * (src/reload/generations.ts). What outlives every generation — the logger, exchange observers,
@@ -24,13 +24,13 @@ import { PeerTrust } from '../transport/peer.js';
 import { createControlApp } from '../control/app.js';
 import { createAdminApp, type AdminSources } from '../control/admin-app.js';
 import { mountConsolePage } from '../console/page.js';
-import { trafficHandlers, type TrafficHandlers } from '../server.js';
+import { trafficHandlers, type TrafficHandlers } from './server.js';
 import { cardSecurityOf, type AccessControl } from '../access/build.js';
 import type { RecentExchanges } from '../inspect/recent.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Logger } from '../log.js';
-import type { LastReload, ReloadReport } from './report.js';
+import type { LastReload, ReloadReport } from '../reload/report.js';
 import type { ConsoleParts } from '../console/console-parts.js';
 import type { ConsoleApiDeps } from '../console/api.js';
 import { availableParallelism } from 'node:os';
@@ -42,7 +42,7 @@ import type { GrpcHandlers } from '../bindings/grpc/listener.js';
 import type { GrpcPorts } from '../cards/grpc-address.js';
 import { agentForHost } from '../pipeline/route.js';
 
-/** What outlives reloads (made once in src/gateway.ts). */
+/** What outlives reloads (made once in src/gateway/gateway.ts). */
 export interface Shared {
   readonly log: Logger;
   readonly observers: ObserverSet;

@@ -4,41 +4,41 @@
  * (`listen`: the agents, health and the public catalog) and admin (`admin.listen`: recorded
  * exchanges, task stories, metrics, the full catalog), so the operator plane can stay private
  * while traffic faces clients. What a config determines for traffic is a generation
- * (src/reload/generation.ts) that a reload replaces; what is made once here (`Parts`) outlives
+ * (src/gateway/generation.ts) that a reload replaces; what is made once here (`Parts`) outlives
  * reloads: the listeners, logger, task tracker, telemetry, observers, recent exchanges.
  */
 import type { Server } from 'node:http';
-import type { ClientCall } from './pipeline/call.js';
-import type { GatewayConfig } from './config/schema.js';
-import type { Upstream } from './transport/upstream.js';
-import type { CardCache } from './cards/cache.js';
-import type { CardRegistry } from './cards/registry.js';
-import { ObserverSet, type ExchangeObserver } from './exchange/exchange.js';
-import { observerFailureLog } from './exchange/observer-failures.js';
+import type { ClientCall } from '../exchange/call.js';
+import type { GatewayConfig } from '../config/schema.js';
+import type { Upstream } from '../transport/upstream.js';
+import type { CardCache } from '../cards/cache.js';
+import type { CardRegistry } from '../cards/registry.js';
+import { ObserverSet, type ExchangeObserver } from '../exchange/exchange.js';
+import { observerFailureLog } from '../exchange/observer-failures.js';
 import { createGatewayServer } from './server.js';
 import { createAdminServer } from './admin-server.js';
-import { closeNow, listenAt } from './transport/listen.js';
-import { accessLog } from './telemetry/access-log.js';
-import { createInspector } from './inspect/inspector.js';
-import { InspectionBudget, type InspectionBudgetView } from './inspect/budget.js';
-import { RecentExchanges, type RecentQuery } from './inspect/recent.js';
-import type { ExchangeRecord } from './exchange/record.js';
-import { TaskTracker } from './tasks/tracker.js';
-import { buildState, type State } from './state/build.js';
-import { createLogger, type Logger } from './log.js';
-import { createTelemetry } from './telemetry/telemetry.js';
-import { GATEWAY_VERSION } from './version.js';
-import { buildAccessControl, type AccessControl } from './access/build.js';
-import { buildGeneration, type Shared } from './reload/generation.js';
-import { Generations } from './reload/generations.js';
-import { applyConfig, refuseConfig, type ReloadTarget } from './reload/apply.js';
-import type { LastReload, ReloadReport } from './reload/report.js';
-import type { AdminSources } from './control/admin-app.js';
-import { createConsoleParts } from './console/console-parts.js';
-import type { FeedStats } from './console/feed.js';
-import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from './bindings/grpc/listeners.js';
+import { closeNow, listenAt } from '../transport/listen.js';
+import { accessLog } from '../telemetry/access-log.js';
+import { createInspector } from '../inspect/inspector.js';
+import { InspectionBudget, type InspectionBudgetView } from '../inspect/budget.js';
+import { RecentExchanges, type RecentQuery } from '../inspect/recent.js';
+import type { ExchangeRecord } from '../exchange/record.js';
+import { TaskTracker } from '../tasks/tracker.js';
+import { buildState, type State } from '../state/build.js';
+import { createLogger, type Logger } from '../log.js';
+import { createTelemetry } from '../telemetry/telemetry.js';
+import { GATEWAY_VERSION } from '../version.js';
+import { buildAccessControl, type AccessControl } from '../access/build.js';
+import { buildGeneration, releaseGeneration, type Generation, type Shared } from './generation.js';
+import { Generations } from '../reload/generations.js';
+import { applyConfig, refuseConfig, type ReloadTarget } from '../reload/apply.js';
+import type { LastReload, ReloadReport } from '../reload/report.js';
+import type { AdminSources } from '../control/admin-app.js';
+import { createConsoleParts } from '../console/console-parts.js';
+import type { FeedStats } from '../console/feed.js';
+import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from '../bindings/grpc/listeners.js';
 
-export type { AdminSources } from './control/admin-app.js';
+export type { AdminSources } from '../control/admin-app.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the traffic listener (`listen`). */
@@ -108,7 +108,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // admin catalog names the agents at the traffic listener's address unless `publicUrl` says.
   let url = '';
   const publicBase = (next: GatewayConfig) => () => next.publicUrl ?? url;
-  const generations = new Generations(buildGeneration(config, parts, publicBase(config)), parts.log);
+  const build = (next: GatewayConfig) => buildGeneration(next, parts, publicBase(next));
+  const generations = new Generations(build(config), releaseGeneration, parts.log);
   const server = createGatewayServer({ handlers: generations, isDraining: parts.isDraining, limits: config.limits });
   const admin = createAdminServer(generations, config.limits);
   let adminUrl: string;
@@ -145,10 +146,15 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   );
   parts.log.flush(); // the access log is buffered for throughput; start-up must show at once
 
-  const target: ReloadTarget = {
+  const target: ReloadTarget<Generation> = {
     generations,
-    shared: parts,
-    publicBase,
+    build,
+    applied: (next) => {
+      parts.telemetry.setAgents(Object.keys(next.agents));
+      parts.console.configure(next);
+    },
+    reloaded: (ok) => parts.telemetry.reloaded(ok),
+    log: parts.log,
     servers: () => [server, admin],
     state: parts.state,
   };
@@ -270,7 +276,7 @@ function observersOf(
 async function shutdown(
   config: GatewayConfig,
   p: Parts,
-  generations: Generations,
+  generations: Generations<Generation>,
   { server, admin, grpc }: { server: Server; admin: Server; grpc: GrpcListeners },
 ): Promise<void> {
   p.state.draining = true;
@@ -305,7 +311,7 @@ async function shutdown(
 
 /** What outlives the listeners: queued spans, the state store's connection, every generation's
  * card retries and upstream pools. */
-async function release(p: Parts, generations: Generations): Promise<void> {
+async function release(p: Parts, generations: Generations<Generation>): Promise<void> {
   p.console.feed.close();
   await p.telemetry.shutdown();
   await p.stateStore.store.close();

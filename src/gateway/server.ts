@@ -3,19 +3,19 @@
  * go straight to the agent pipeline on node:http —
  * the forwarding path is the product's hot path, and measurement (bench/RESULTS.md) showed a
  * fetch-API adapter in front of it costs several times its throughput. Everything else goes to
- * the hono control app. Both come from the config's current generation (src/reload/generation.ts):
+ * the hono control app. Both come from the config's current generation (src/gateway/generation.ts):
  * each request reads `handlers.current` once, so a reload is one reference swap, and a request
  * keeps the pipeline (agents, limits, access rules) it started on.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { agentForHost, resolvePathRoute, type HostRoutes } from './pipeline/route.js';
-import { GatewayError } from './errors/gateway-error.js';
-import { REST_CONTEXT, sendGatewayError } from './errors/json-answer.js';
-import { refusalOf } from './bindings/http/request-checks.js';
-import type { PeerTrust } from './transport/peer.js';
-import { applyClientLimits, serverOptions, type ClientLimits } from './transport/client-limits.js';
+import { agentForHost, resolvePathRoute, type HostRoutes } from '../pipeline/route.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { REST_CONTEXT, sendGatewayError } from '../errors/json-answer.js';
+import { refusalOf } from '../bindings/http/request-checks.js';
+import type { PeerTrust } from '../transport/peer.js';
+import { applyClientLimits, serverOptions, type ClientLimits } from '../transport/client-limits.js';
 
 /** What one config generation answers traffic with. */
 export interface TrafficHandlers {
