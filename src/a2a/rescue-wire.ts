@@ -5,7 +5,8 @@
  * Task. Shapes: wire-reference §1.1 (JSON-RPC), §1.2 (REST), §2.4 (SendMessageResponse),
  * §6.2–§6.4 (0.3 method names, `kind`, `/v1/` routes), §5.1 (returnImmediately vs blocking).
  */
-import { normaliseTaskState, type TaskState } from './task-state.js';
+import type { TaskState } from './task-state.js';
+import { readPayload } from './payload.js';
 import type { Binding, JsonBinding, ProtocolVersion } from './operations.js';
 
 /** A blocking SendMessage the rescue takes, as far as its waiting and its answer need to know. */
@@ -133,47 +134,44 @@ export type SendResult =
   | { readonly kind: 'error' }
   | { readonly kind: 'other' };
 
-function taskResult(task: unknown): SendResult {
-  if (!isObject(task) || typeof task['id'] !== 'string') return { kind: 'other' };
-  const status = isObject(task['status']) ? task['status'] : {};
-  const timestamp = typeof status['timestamp'] === 'string' ? status['timestamp'] : undefined;
-  return {
-    kind: 'task',
-    task,
-    taskId: task['id'],
-    state: normaliseTaskState(status['state']),
-    ...(timestamp ? { timestamp } : {}),
-  };
+/** The payload's own object: under its member key (1.0 `{task}`, `{statusUpdate}`, …) or bare (0.3 `kind`, a bare Task). */
+function payloadObject(at: Json): Json | undefined {
+  for (const key of PAYLOAD_MEMBERS) if (key in at) return isObject(at[key]) ? at[key] : undefined;
+  return at;
+}
+const PAYLOAD_MEMBERS = ['task', 'statusUpdate', 'artifactUpdate', 'message', 'msg'] as const;
+
+function timestampOf(body: Json | undefined): string | undefined {
+  const status = body && isObject(body['status']) ? body['status'] : undefined;
+  return typeof status?.['timestamp'] === 'string' ? status['timestamp'] : undefined;
+}
+
+/**
+ * What an answer holds, read by the payload decoder every exchange is read with (payload.ts):
+ * a Task (with the object itself, the rescue's answer), a Message, an error, or nothing it knows.
+ */
+function readReply(send: HttpSend, doc: unknown): SendResult {
+  if (!isObject(doc)) return { kind: 'other' };
+  if ('error' in doc) return { kind: 'error' };
+  const root = send.binding === 'jsonrpc' ? 'result' : '';
+  const payload = readPayload(doc, root, send.binding);
+  if (payload.kind === 'message') return { kind: 'message' };
+  if (payload.kind !== 'task' || payload.taskId === undefined) return { kind: 'other' };
+  const at = root === '' ? doc : (doc[root] as Json);
+  const task = payloadObject(at)!;
+  const timestamp = timestampOf(task);
+  return { kind: 'task', task, taskId: payload.taskId, state: payload.state, ...(timestamp ? { timestamp } : {}) };
 }
 
 /** What a SendMessage response holds (1.0 `{task}`/`{message}` wrapper, 0.3 JSON-RPC `kind`). */
 export function readSendResponse(send: HttpSend, doc: unknown): SendResult {
-  if (!isObject(doc)) return { kind: 'other' };
-  if (send.binding === 'jsonrpc') {
-    if ('error' in doc) return { kind: 'error' };
-    const result = doc['result'];
-    if (!isObject(result)) return { kind: 'other' };
-    if (send.version === '0.3' && 'kind' in result)
-      return result['kind'] === 'task'
-        ? taskResult(result)
-        : result['kind'] === 'message'
-          ? { kind: 'message' }
-          : { kind: 'other' };
-    if ('task' in result) return taskResult(result['task']);
-    if ('message' in result || 'msg' in result) return { kind: 'message' };
-    return { kind: 'other' };
-  }
-  if ('error' in doc) return { kind: 'error' };
-  if ('task' in doc) return taskResult(doc['task']);
-  if ('message' in doc || 'msg' in doc) return { kind: 'message' };
-  return { kind: 'other' };
+  return readReply(send, doc);
 }
 
 /** The Task a GetTask response holds (JSON-RPC `result`, REST bare Task). */
 export function readGetTaskResponse(send: HttpSend, doc: unknown): SendResult {
-  if (!isObject(doc)) return { kind: 'other' };
-  if ('error' in doc) return { kind: 'error' };
-  return taskResult(send.binding === 'jsonrpc' ? doc['result'] : doc);
+  const read = readReply(send, doc);
+  return read.kind === 'message' ? { kind: 'other' } : read;
 }
 
 /** The task id and state a stream event carries, if any (1.0 StreamResponse keys, 0.3 `kind`). */
@@ -183,30 +181,20 @@ export function readStreamEvent(
 ): { taskId?: string; state?: TaskState; timestamp?: string; task?: Json; error?: true; message?: true } {
   if (!isObject(doc)) return {};
   if ('error' in doc) return { error: true };
-  const payload = send.binding === 'jsonrpc' ? doc['result'] : doc;
-  if (!isObject(payload)) return {};
-  let body: unknown = payload;
-  let kind: string | undefined = typeof payload['kind'] === 'string' ? payload['kind'] : undefined;
-  for (const key of ['task', 'statusUpdate', 'artifactUpdate', 'message', 'msg'] as const) {
-    if (key in payload) {
-      body = payload[key];
-      kind = key;
-    }
-  }
-  if (!isObject(body)) return {};
-  if (kind === 'message' || kind === 'msg') return { message: true };
-  const taskId = kind === 'task' ? body['id'] : body['taskId'];
-  const status = isObject(body['status']) ? body['status'] : undefined;
-  const state =
-    kind === 'task' || kind === 'statusUpdate' || kind === 'status-update'
-      ? normaliseTaskState(status?.['state'])
-      : undefined;
-  const timestamp = typeof status?.['timestamp'] === 'string' ? status['timestamp'] : undefined;
+  const root = send.binding === 'jsonrpc' ? 'result' : '';
+  const at = root === '' ? doc : doc[root];
+  if (!isObject(at)) return {};
+  const payload = readPayload(doc, root, send.binding);
+  if (payload.kind === 'message') return { message: true };
+  if (payload.kind === undefined) return {};
+  const body = payloadObject(at);
+  const { taskId, state } = payload;
+  const timestamp = state ? timestampOf(body) : undefined;
   return {
-    ...(typeof taskId === 'string' ? { taskId } : {}),
+    ...(taskId !== undefined ? { taskId } : {}),
     ...(state ? { state } : {}),
-    ...(state && timestamp ? { timestamp } : {}),
-    ...(kind === 'task' ? { task: body } : {}),
+    ...(timestamp ? { timestamp } : {}),
+    ...(payload.kind === 'task' && body ? { task: body } : {}),
   };
 }
 
