@@ -1,6 +1,6 @@
 /**
  * Reads a task stream's later status and artifact updates in place, from the head of their
- * bytes, instead of parsing each whole (issue #17: inspection that reads only what it needs).
+ * bytes, instead of parsing each whole (inspection that reads only what it needs).
  * The stream machine (src/a2a/stream.ts) asks this first once the stream has named its task;
  * `undefined` sends the event to the full parse, so the reader only has to be right about
  * events it accepts, and accepts only what it fully understands:

@@ -126,7 +126,7 @@ export const RULES = {
     description: 'Push-notification webhook points at a loopback, private or link-local address.',
   },
   'gateway.push-url-refused': {
-    section: '§13.2 (wire-reference §5.10); issue #13 item 6 (push-webhook SSRF guard)',
+    section: '§13.2 (wire-reference §5.10); the push-webhook SSRF guard (src/access/push-guard.ts)',
     severity: 'warn',
     description:
       'A push-notification webhook was refused before the agent saw it: not http(s), or it names or resolves to a non-public address.',

@@ -28,7 +28,7 @@ const MESSAGE_FIELDS = [
   'parts.*.kind',
 ];
 /** Push configs in a SendMessage configuration. The SDKs' ProtoJSON readers also take the proto
- * field names (snake_case), so access control reads those as well (issue #13 item 6). */
+ * field names (snake_case), so access control reads those as well. */
 const PUSH_CONFIG_IN_CONFIGURATION = [
   'configuration.taskPushNotificationConfig', // 1.0
   'configuration.pushNotificationConfig', // 0.3 JSON-RPC

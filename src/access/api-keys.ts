@@ -1,5 +1,5 @@
 /**
- * Static API keys for client authentication (issue #13 item 2). Each configured client has either
+ * Static API keys for client authentication. Each configured client has either
  * its key (usually from an environment variable) or the SHA-256 of it, so a config file need hold
  * no secret. Both forms are reduced to a 32-byte digest once, at construction.
  *

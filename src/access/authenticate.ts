@@ -1,5 +1,5 @@
 /**
- * Client authentication (issue #13 item 2): turns a request's credentials into a `Principal`, or
+ * Client authentication: turns a request's credentials into a `Principal`, or
  * a fixed reason for refusing it, and says what a 401 should answer (`WWW-Authenticate`, RFC 6750
  * §3). Two mechanisms, tried in a fixed order so one request can never be judged by both:
  *

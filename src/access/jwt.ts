@@ -1,5 +1,5 @@
 /**
- * JWT bearer tokens for client authentication (issue #13 item 2), verified with `jose`. The
+ * JWT bearer tokens for client authentication, verified with `jose`. The
  * gateway accepts tokens from one issuer, with the keys given one of three ways: a JWKS URL
  * (fetched on demand, cached, refreshed), one static public key (PEM SPKI or a JWK as JSON), or an
  * HS256 shared secret.

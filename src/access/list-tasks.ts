@@ -1,5 +1,5 @@
 /**
- * Task ownership on ListTasks (issue #13 item 4): the agent lists every task it has; the caller
+ * Task ownership on ListTasks: the agent lists every task it has; the caller
  * gets only the ones it owns. The answer is held whole (bounded), parsed, filtered and written
  * anew — the one place the gateway changes an agent's answer for a reason other than its URLs,
  * because passing it on would hand out other callers' tasks. An answer that cannot be filtered

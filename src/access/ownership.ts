@@ -1,5 +1,5 @@
 /**
- * Task ownership (issue #13 item 4): which task a request names, and whether the caller may
+ * Task ownership: which task a request names, and whether the caller may
  * touch it. A task belongs to the principal whose call it first came back to (the task store
  * records that, src/tasks/tracker.ts). Anything else — another principal's task, a task the
  * gateway never saw or has forgotten — is answered as the spec's TaskNotFound, so a caller

@@ -1,5 +1,5 @@
 /**
- * Push-notification webhook SSRF guard (issue #13 item 6). A client registers a webhook URL that the agent
+ * Push-notification webhook SSRF guard. A client registers a webhook URL that the agent
  * behind the gateway later POSTs task updates to; a hostile client names 169.254.169.254 (cloud metadata),
  * 127.0.0.1 or an internal host instead, and the agent becomes its proxy into our network. The gateway
  * refuses such URLs before they reach the agent.

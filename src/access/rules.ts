@@ -1,5 +1,5 @@
 /**
- * Per-agent authorization (issue #13 item 3): who may call an agent (`access.allow`), and per A2A
+ * Per-agent authorization: who may call an agent (`access.allow`), and per A2A
  * operation who may call that (`access.methods`, which replaces `allow` for the operations it
  * names). Entries are principal ids or groups, in one namespace. The classifier has already named
  * the operation for every binding and version (src/a2a/operations.ts), so one rule covers

@@ -1,5 +1,5 @@
 /**
- * Agent-card rewrite inside the protobuf bytes of a gRPC extended card (pure, issue #16): 1.0
+ * Agent-card rewrite inside the protobuf bytes of a gRPC extended card (pure): 1.0
  * `GetExtendedAgentCard` answers an `lf.a2a.v1.AgentCard`, 0.3 `GetAgentCard` an
  * `a2a.v1.AgentCard` (docs/proto/a2a-v1.0.0.proto, a2a-v0.3.0.proto). As for the JSON card
  * (rewrite-bytes.ts), only the interface URLs change, with the one decision every card form shares

@@ -10,7 +10,7 @@
  * they are dropped and reported. The per-URL decision (`urlRewriter`) is shared with the byte
  * rewrite of extended cards (rewrite-bytes.ts), which must not re-serialise the agent's JSON.
  *
- * gRPC interfaces (issue #16) move to the gateway's gRPC address for the agent (`grpcAuthority`,
+ * gRPC interfaces move to the gateway's gRPC address for the agent (`grpcAuthority`,
  * `host:port`), in the form the agent wrote: `host:port` (A2A HEAD §7.3) stays `host:port`, an
  * `http(s)://` URL of a GRPC interface becomes `http://` + the authority (the gateway's gRPC
  * listeners are cleartext HTTP/2). Without a gRPC route for the agent they are left as they are,

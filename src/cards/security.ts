@@ -1,6 +1,6 @@
 /**
  * The card a caller of the gateway gets advertises the gateway's own authentication, not the
- * agent's (issue #13 item 2): with `auth` on, the caller's credentials end at the gateway (the
+ * agent's: with `auth` on, the caller's credentials end at the gateway (the
  * gateway injects its own `headers:` upstream), so the agent's schemes would tell an SDK client to
  * send the wrong thing. Shapes (wire-reference §3, §6.5): 1.0 has oneof-wrapped `securitySchemes`
  * and `securityRequirements` with StringList values; 0.3 has `type`-tagged schemes and `security`.

@@ -54,7 +54,7 @@ export const RENDERINGS_PER_CARD = 4;
 /** Cannot occur in a card: random per process, and only characters JSON leaves unescaped. */
 const PLACEHOLDER = `http://a2a-gateway-public-url-${randomBytes(12).toString('hex')}.invalid`;
 const PLACEHOLDER_BYTES = Buffer.from(PLACEHOLDER);
-/** The gateway's gRPC `host:port` for the agent, per request like the public URL (issue #16). */
+/** The gateway's gRPC `host:port` for the agent, per request like the public URL. */
 const GRPC_PLACEHOLDER = `a2a-gateway-grpc-${randomBytes(12).toString('hex')}.invalid:1`;
 const GRPC_PLACEHOLDER_BYTES = Buffer.from(GRPC_PLACEHOLDER);
 

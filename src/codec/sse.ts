@@ -9,8 +9,8 @@
  * came out as a string that inspection then had to parse. Here lines are found in the bytes
  * (memchr) and an event's data is handed over as a view of the chunk it arrived in, so the
  * stream inspector reads the head of most events in place (src/a2a/event-head.ts) and text is
- * made only when someone reads `data`. Measured inside the gateway on bench scenario 3 (issue
- * #17, bench/ANALYSIS.md): the decoding and framing of text cost ~0.5 µs of ~1.3 µs per event
+ * made only when someone reads `data`. Measured inside the gateway on bench scenario 3
+ * (bench/ANALYSIS.md): the decoding and framing of text cost ~0.5 µs of ~1.3 µs per event
  * left after an early exit; the goal allowed ~0.35 µs.
  *
  * Decoding `data` per event gives the text the W3C stream decoding would: UTF-8 decoders

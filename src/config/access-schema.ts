@@ -1,5 +1,5 @@
 /**
- * The access-control sections of the config contract (issue #13; docs/configuration.md "Access control"): the
+ * The access-control sections of the config contract (docs/configuration.md "Access control"): the
  * admin listener, client authentication, the push-webhook allow-list, and per agent `access`,
  * `auth` and `rateLimit`. Cross-section rules (an agent's `access.allow` needs `auth:`) are
  * checked in schema.ts, where both sections are in view.

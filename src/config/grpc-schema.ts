@@ -1,5 +1,5 @@
 /**
- * The gRPC binding and routing by host (issue #16, docs/configuration.md "gRPC" and "Routing by host"):
+ * The gRPC binding and routing by host (docs/configuration.md "gRPC" and "Routing by host"):
  * `listen.grpc` (the shared HTTP/2 listener), per agent `hosts` (routed by `Host` / `:authority`,
  * path as is) and `grpc` (the agent's gRPC address, a port of its own), and `limits.grpc` (what
  * one HTTP/2 client may send and hold open, principle 19).

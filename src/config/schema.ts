@@ -116,7 +116,7 @@ const agentObject = z
     rateLimit: rateLimitSchema.optional(),
     /** Hostnames routed to this agent with the path as is (its card at the origin root). */
     hosts: agentHostsSchema,
-    /** The agent's gRPC interface (issue #16). */
+    /** The agent's gRPC interface. */
     grpc: agentGrpcSchema,
     sse: z
       .object({

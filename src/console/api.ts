@@ -1,5 +1,5 @@
 /**
- * The console's data API on the admin listener (issue #15; shapes in src/console/api-types.ts):
+ * The console's data API on the admin listener (shapes in src/console/api-types.ts):
  * `/console/api/config`, `fleet`, `feed` (SSE, feed.ts), `exchanges/{id}` (from the recent
  * ring, src/inspect/recent.ts) and `findings`. Mounted by the admin app of each config
  * generation (src/gateway/generation.ts) when `console.enabled`; the admin token middleware in

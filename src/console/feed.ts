@@ -1,5 +1,5 @@
 /**
- * The console's live feed (issue #15, `GET /console/api/feed`): an exchange observer that writes
+ * The console's live feed (`GET /console/api/feed`): an exchange observer that writes
  * each finished exchange as an SSE event (`event: exchange`, its ExchangeSummary as `data:`) to
  * every connected console. Bounded: at most `console.feed.maxClients` consoles; each may have at
  * most `console.feed.bufferBytes` waiting (what `res.write` could not flush, `res.writableLength`)

@@ -1,5 +1,5 @@
 /**
- * Serves the console page (issue #15) on the admin listener: `/console` → 308 `/console/`; every
+ * Serves the console page on the admin listener: `/console` → 308 `/console/`; every
  * page path (`/console/`, `/console/live`, `/console/tasks/…`, `/console/findings`) answers
  * index.html, whose script routes on the path; `/console/assets/*` are the files esbuild wrote
  * to dist/console (scripts/build-console.mjs). Found relative to this module, so the built

@@ -1,5 +1,5 @@
 /**
- * The console's sign-in (issue #15): a page load cannot send `Authorization: Bearer`, so with
+ * The console's sign-in: a page load cannot send `Authorization: Bearer`, so with
  * `admin.token` set the browser trades the token once (POST /console/session) for a cookie,
  * `a2a_console` = HMAC-SHA256 of a fixed label keyed by the token. Every worker and replica can
  * verify it without shared state, and rotating the token invalidates every cookie. The cookie is

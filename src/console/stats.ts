@@ -1,5 +1,5 @@
 /**
- * The console's numbers (issue #15, `GET /console/api/fleet` and `findings`): an exchange
+ * The console's numbers (`GET /console/api/fleet` and `findings`): an exchange
  * observer that keeps, per configured agent and minute of the last hour, exchanges by kind,
  * latency per A2A method (latency-histogram.ts) and findings (findings-log.ts), plus the SSE
  * responses open now. O(1) per exchange; memory is agents × 60 slots (minute-ring.ts). Made once

@@ -1,5 +1,5 @@
 /**
- * One task's timeline (issue #15, the A2A guide's figure): its story from the task store
+ * One task's timeline (the A2A guide's figure): its story from the task store
  * (src/tasks/story.ts: every state with when and whether the client was shown it) and a bar per
  * call that touched it, from the recent exchanges (src/inspect/recent.ts) — what each call showed
  * its client and when (record.a2a.marks, src/inspect/inspector.ts). Pure: the route

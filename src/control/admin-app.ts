@@ -1,8 +1,8 @@
 /**
- * The admin listener's endpoints (hono), the operator plane apart from traffic (issue #13): what
+ * The admin listener's endpoints (hono), the operator plane apart from traffic: what
  * the gateway recorded (`/exchanges`, `/tasks/{agent}/{taskId}`), Prometheus metrics, the full
  * fleet catalog with each agent's own URL and the interfaces the rewrite left alone, liveness and
- * readiness, and `POST /admin/reload` (issue #14: re-read the config file). All of it names the
+ * readiness, and `POST /admin/reload` (re-read the config file). All of it names the
  * fleet's insides, so with `admin.token` every request needs the token (admin-token.ts), and the
  * listener defaults to 127.0.0.1.
  */

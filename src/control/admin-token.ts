@@ -5,7 +5,7 @@
  * the first differing byte of what was sent. Without a token configured, the listener's address
  * is the only guard (127.0.0.1 by default).
  *
- * Under `/console/` (issue #15) the `a2a_console` cookie (src/console/session.ts) counts as the
+ * Under `/console/` the `a2a_console` cookie (src/console/session.ts) counts as the
  * token too, `/console/session` (sign-in, sign-out) is open, and a console page asked without
  * credentials answers 401 with the sign-in form instead of JSON.
  */

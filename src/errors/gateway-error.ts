@@ -16,7 +16,7 @@ export const GATEWAY_ERROR_REASONS = [
   'REQUEST_TIMEOUT',
   /** Every connection to the agent stayed busy past `timeouts.queue`. */
   'AGENT_BUSY',
-  /** No credentials, or ones the gateway does not accept (issue #13: `auth`). */
+  /** No credentials, or ones the gateway does not accept (`auth`). */
   'UNAUTHENTICATED',
   /** An authenticated caller that the agent's `access` rules do not admit. */
   'PERMISSION_DENIED',

@@ -1,5 +1,5 @@
 /**
- * The gateway's own answers on the gRPC binding (issue #16 item 5): a trailers-only response
+ * The gateway's own answers on the gRPC binding: a trailers-only response
  * (gRPC over HTTP/2: HEADERS with END_STREAM carrying `grpc-status`) when nothing has been sent,
  * or trailers after what was relayed. The status comes from the GatewayError's `rpcStatus`
  * (src/errors/gateway-error.ts, one table for every binding); `grpc-status-details-bin` carries a

@@ -76,7 +76,7 @@ export function sseErrorEvent(err: GatewayError, ctx: ErrorContext): string {
 }
 
 /**
- * How to answer this caller, from the request's one classification (pipeline step 4): JSON-RPC
+ * How to answer this caller, from the request's one classification (pipeline step 3): JSON-RPC
  * when the body is a JSON-RPC request (even one naming an unknown method), else REST. The
  * version, which picks the error's content type, is the `A2A-Version` header's (spec §3.6): what
  * the caller declared it reads. No facts (the decoder failed): REST, by the header.

@@ -1,5 +1,5 @@
 /**
- * Exchange ids (issue #15): unique within this process, so the console can name one exchange
+ * Exchange ids: unique within this process, so the console can name one exchange
  * (`GET /console/api/exchanges/{id}`) and findings can point at the call that made them. A
  * counter in base36 behind a short random process prefix: the forwarding path pays one
  * increment and one small string, nothing heavier (no UUIDs, no crypto per call). Two

@@ -72,7 +72,7 @@ export class Exchange {
   readonly startedAtMonotonic = performance.now();
   /** Per-exchange state owned by observers (decoders, spans), keyed by observer. */
   readonly state = new Map<object, unknown>();
-  /** The request's one classification (pipeline step 4); undefined until then, or if it failed. */
+  /** The request's one classification (pipeline step 3); undefined until then, or if it failed. */
   request: RequestFacts | undefined;
   /** Why classifying the request failed, if it did (a decoder bug: inspection reports it). */
   requestFailure: string | undefined;

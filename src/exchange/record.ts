@@ -87,7 +87,7 @@ export interface RescueFacts {
 }
 
 /**
- * Why access control refused a call (issue #13): the authentication failures, `forbidden` (the
+ * Why access control refused a call: the authentication failures, `forbidden` (the
  * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task).
  */
 export const ACCESS_DENIALS = [
@@ -150,6 +150,6 @@ export interface ExchangeRecord {
   findings: Finding[];
   /** Set when the timeout rescue handled this exchange. */
   rescue?: RescueFacts;
-  /** Set when access control took part (issue #13). */
+  /** Set when access control took part. */
   access?: AccessFacts;
 }

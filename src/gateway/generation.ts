@@ -1,7 +1,7 @@
 /**
- * A config generation: everything one validated config determines for traffic (issue #14 item 3,
- * docs/ARCHITECTURE.md "Reloading"). The agents' connection pools, the card cache and registry,
- * access control (gate, rate limits, card security), the agent pipeline, the host routes, the traffic control app
+ * A config generation: everything one validated config determines for traffic
+ * (docs/ARCHITECTURE.md "Config generations and reload"). The agents' connection pools, the card cache and registry,
+ * access control (gate, rate limits, card security), the pipeline on both bindings, the host routes, the traffic control app
  * and the admin app. The listeners (src/gateway/server.ts, src/gateway/admin-server.ts) read the current
  * generation once per request, so a reload is one reference swap; an exchange keeps the
  * generation it started on, whose pools live until its last exchange has finished
@@ -148,7 +148,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     reload: shared.reload,
     console: config.console.enabled ? consoleDeps(config, shared, registry, upstreams, publicBase) : undefined,
   });
-  // The console page (issue #15); its data routes are mounted beside it (src/console/api.ts).
+  // The console page; its data routes are mounted beside it (src/console/api.ts).
   if (config.console.enabled) mountConsolePage(admin, { token: config.admin.token });
   const traffic = trafficHandlers({
     handleAgentRequest,

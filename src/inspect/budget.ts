@@ -1,8 +1,8 @@
 /**
  * The global inspection budget (`inspection.budgetBytes`, principle 19): `inspection.maxBytes`
  * bounds what one exchange's decoders hold, this bounds their sum across all exchanges in flight,
- * so many streams each holding a long unterminated event cannot add up (issue #12: 250 streams
- * × 1 MB events were +280 MB).
+ * so many streams each holding a long unterminated event cannot add up (250 streams
+ * × 1 MB events were +280 MB before it).
  *
  * Accounting, not measurement: each response decoder reserves, when its response starts, what it
  * can hold at most (`responseHoldBytes`, src/a2a/response.ts) and releases it when the exchange

@@ -1,6 +1,6 @@
 /**
  * Classifies the request once (principle 4): binding, version, operation, ids, blocking — from
- * the head and the body's start as the pipeline reads it (step 4). The facts land on the
+ * the head and the body's start as the pipeline reads it (step 3). The facts land on the
  * exchange, and every later stage reads them: the error context, the extended-card rewrite, the
  * timeout rescue, inspection. A decoder failure is kept (inspection reports it as a finding) and
  * never reaches the traffic (principle 5).

@@ -1,5 +1,5 @@
 /**
- * Applying a reload to a running gateway (issue #14 item 3): an already validated config becomes
+ * Applying a reload to a running gateway: an already validated config becomes
  * a new generation (built by src/gateway/generation.ts) that new requests get, while exchanges in flight finish on
  * the one they started on; a refused config (invalid: src/reload/from-file.ts) leaves the running
  * one. Either way the outcome is logged, counted (a2a_config_reloads_total,

@@ -1,5 +1,5 @@
 /**
- * What a reload says about itself (issue #14 item 3): the answer of `POST /admin/reload`, what
+ * What a reload says about itself: the answer of `POST /admin/reload`, what
  * SIGHUP logs, and — as `LastReload` — the detail `/readyz` shows on both listeners
  * (src/control/health.ts), so an operator sees that the gateway still serves an older config.
  */

@@ -1,5 +1,5 @@
 /**
- * The gRPC listeners (issue #16 item 2): HTTP/2 cleartext (h2c) servers, the shared one
+ * The gRPC listeners: HTTP/2 cleartext (h2c) servers, the shared one
  * (`listen.grpc`, routed by `:authority` through `agents.{name}.hosts`) and one per agent with
  * `grpc.listen` (every call on it is that agent's). What one client may hold is bounded by Node's
  * HTTP/2 settings, set from `limits` (principle 19): concurrent streams per connection, header

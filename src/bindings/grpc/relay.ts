@@ -1,5 +1,5 @@
 /**
- * Relays one gRPC call to the agent and its answer back (issue #16 item 2): the request message
+ * Relays one gRPC call to the agent and its answer back: the request message
  * on, the agent's headers, every DATA chunk the moment it arrives (backpressure both ways) and
  * its trailers, unchanged; a trailers-only answer stays trailers-only. The client's deadline
  * (`grpc-timeout`) goes on with the time already spent taken off, and the gateway answers

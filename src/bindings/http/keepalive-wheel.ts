@@ -1,6 +1,6 @@
 /**
  * One timer for every open SSE stream with the same keepalive period, instead of a setInterval
- * per stream (issue #17, "light streams"). The streams of one period sit in a doubly linked list
+ * per stream ("light streams"). The streams of one period sit in a doubly linked list
  * in the order of their last activity, which is also the order in which they fall due (every
  * entry's due time is its last activity plus the same period): `touch` moves an entry to the tail
  * in O(1) with no allocation, and the one timer only ever needs the head's due time. When it

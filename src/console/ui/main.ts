@@ -1,5 +1,5 @@
 /**
- * The console page's entry (issue #15): the chrome (header, navigation, main) and the view the
+ * The console page's entry: the chrome (header, navigation, main) and the view the
  * path names (router.ts). Bundled by scripts/build-console.mjs with uPlot's stylesheet and ours.
  */
 import 'uplot/dist/uPlot.min.css';

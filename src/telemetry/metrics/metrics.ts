@@ -215,7 +215,7 @@ function reloadMetrics(registers: Registry[]): (ok: boolean) => void {
 }
 
 /**
- * The access-control families (issue #13), each started at zero for every configured agent and
+ * The access-control families, each started at zero for every configured agent and
  * label value so an alert sees the first denial as an increase. They count from `record.access`,
  * not from the gateway error: a `not-owner` denial is answered as an unknown task. The principal
  * is never a label (unbounded, and personal data); it is in traces and the access log.
