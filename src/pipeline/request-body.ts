@@ -47,8 +47,16 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
+/** The refusals a body watch makes (each binding words its own: gRPC speaks of the message). */
+export interface BodyRefusals {
+  tooLarge(maxBytes: number): GatewayError;
+  idle(idleMs: number): GatewayError;
+}
+
+const HTTP_REFUSALS: BodyRefusals = { tooLarge: bodyTooLarge, idle: bodyIdle };
+
 /** Counts the body and watches its silences; calls `fail` once past a limit. */
-class BodyWatch {
+export class BodyWatch {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -56,9 +64,10 @@ class BodyWatch {
     private readonly fail: (err: GatewayError) => void,
     /** Bytes counted so far (a streamed rest goes on from its prefix). */
     public bytes = 0,
+    private readonly refusals: BodyRefusals = HTTP_REFUSALS,
   ) {
     if (limits.idleMs > 0) {
-      this.timer = setTimeout(() => this.fail(bodyIdle(limits.idleMs)), limits.idleMs);
+      this.timer = setTimeout(() => this.fail(refusals.idle(limits.idleMs)), limits.idleMs);
       this.timer.unref();
     }
   }
@@ -68,7 +77,7 @@ class BodyWatch {
     this.bytes += chunk.length;
     this.timer?.refresh();
     if (this.bytes <= this.limits.maxBytes) return true;
-    this.fail(bodyTooLarge(this.limits.maxBytes));
+    this.fail(this.refusals.tooLarge(this.limits.maxBytes));
     return false;
   }
 

@@ -9,11 +9,18 @@
  */
 import type { Http2ServerRequest } from 'node:http2';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { BodyWatch, type BodyLimits, type BodyRefusals } from '../../pipeline/request-body.js';
+import { GRPC_PREFIX_BYTES } from '../../codec/grpc-frames.js';
 
-export interface GrpcBodyLimits {
-  readonly maxBytes: number;
-  readonly idleMs: number;
-}
+/** The message's limits: the same as an HTTP body's (src/pipeline/request-body.ts). */
+export type GrpcBodyLimits = BodyLimits;
+
+/** gRPC speaks of the request message, and its limit excludes the 5-byte prefix. */
+const MESSAGE_REFUSALS: BodyRefusals = {
+  tooLarge: (maxBytes) =>
+    new GatewayError('BODY_TOO_LARGE', `the request message is larger than ${maxBytes - GRPC_PREFIX_BYTES} bytes`),
+  idle: (idleMs) => new GatewayError('REQUEST_TIMEOUT', `the request message went quiet for ${idleMs} ms`),
+};
 
 export function readGrpcBody(
   req: Http2ServerRequest,
@@ -22,10 +29,8 @@ export function readGrpcBody(
 ): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let length = 0;
-    let idle: NodeJS.Timeout | undefined;
     const settle = (err?: Error) => {
-      clearTimeout(idle);
+      watch.stop();
       req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
       if (err) {
         // The rest is discarded, not held: the refusal's RST_STREAM ends the stream, and a paused
@@ -33,31 +38,17 @@ export function readGrpcBody(
         // (the socket's close never comes; a graceful shutdown waits on it).
         req.resume();
         reject(err);
-      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
+      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, watch.bytes));
     };
-    const arm = () => {
-      if (limits.idleMs <= 0) return;
-      clearTimeout(idle);
-      idle = setTimeout(
-        () => settle(new GatewayError('REQUEST_TIMEOUT', `the request message went quiet for ${limits.idleMs} ms`)),
-        limits.idleMs,
-      );
-    };
+    const watch = new BodyWatch(limits, settle, 0, MESSAGE_REFUSALS);
     const onData = (chunk: Buffer) => {
-      length += chunk.length;
-      if (length > limits.maxBytes) {
-        return settle(
-          new GatewayError('BODY_TOO_LARGE', `the request message is larger than ${limits.maxBytes - 5} bytes`),
-        );
-      }
+      if (!watch.add(chunk)) return;
       chunks.push(chunk);
       onChunk(chunk);
-      arm();
     };
     const onEnd = () => settle();
     const onError = (err: Error) => settle(err);
     const onAborted = () => settle(new Error('client went away'));
     req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
-    arm();
   });
 }
