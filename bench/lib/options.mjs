@@ -70,6 +70,8 @@ export const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [op
   --streams N        open streams of scenario 10, the fan-in at scale (default 10,000; only with --scenarios 10)
   --out DIR          where quick/filtered results go (default bench/out)
   --gateway-cli FILE benchmark this build of the gateway instead of dist/cli.js (e.g. a clean build of a commit)
+  --baseline-cli FILE  also run path 'gateway@baseline': the default gateway from this other build, side by
+                     side with 'gateway' in the same run (a change's cost, measured against the build before it)
   --nginx FILE       the nginx binary (default: nginx on PATH or in /usr/sbin)
   --render FILE      only re-render RESULTS.md (next to FILE) from a results.json; runs nothing
   --help`;
@@ -85,6 +87,7 @@ const OPTIONS = {
   streams: { type: 'string' },
   out: { type: 'string' },
   'gateway-cli': { type: 'string' },
+  'baseline-cli': { type: 'string' },
   nginx: { type: 'string' },
   render: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -122,6 +125,7 @@ export function readOptions(argv) {
     scenarios: values.scenarios === undefined ? null : values.scenarios.split(',').map((s) => Number(s.trim())),
     out: values.out === undefined ? path.join(benchDir, 'out') : path.resolve(values.out),
     gatewayCli: resolved(values['gateway-cli']),
+    baselineCli: resolved(values['baseline-cli']),
     nginx: resolved(values.nginx),
     render: resolved(values.render),
     rounds: values.rounds === undefined ? undefined : Number(values.rounds),

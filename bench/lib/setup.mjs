@@ -151,6 +151,13 @@ export async function startOtlpSink(ctx) {
   await waitForHttp(`${ctx.otlpSinkUrl}/stats`, { entry: sink });
 }
 
+/** The default gateway from another build (`--baseline-cli`), measured beside `gateway`. */
+function baselinePath(baselineCli) {
+  const shipped = GATEWAY_VARIANTS.find((v) => v.name === 'gateway');
+  const variant = { ...shipped, name: 'gateway@baseline', label: `gateway as shipped, the build at ${baselineCli}` };
+  return gatewayPath(variant, { cli: baselineCli });
+}
+
 /**
  * The paths this run measures: direct always; with --paths only those named; otherwise every
  * path but the optional variants (`optional: 'quick'` ones are optional in --quick runs only),
@@ -163,8 +170,9 @@ export function selectPaths(opts, cli) {
     nodePath(),
     ...floorPaths(),
     ...GATEWAY_VARIANTS.map((v) => gatewayPath(v, { cli })),
+    ...(opts.baselineCli ? [baselinePath(opts.baselineCli)] : []),
   ];
-  const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name);
+  const named = (p) => opts.paths?.includes(p.name) || opts.with.includes(p.name) || p.name === 'gateway@baseline';
   const optional = (v) => v?.optional === true || (v?.optional === 'quick' && opts.quick);
   const wanted = (p) => (opts.paths ? named(p) : !optional(p.variant ?? p) || named(p));
   return all.filter((p) => p.name === 'direct' || wanted(p));

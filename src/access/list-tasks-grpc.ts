@@ -9,7 +9,7 @@
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { concatBytes, eachField, rawFields, stringField, tryDecode, type RawField } from '../a2a/grpc/proto-read.js';
 import type { MessageResult, MessageRewrite } from '../exchange/answer-rewrite.js';
-import { unfilterable, type OwnersOf } from './list-tasks.js';
+import { ownedBy, unfilterable, type OwnersOf } from './list-tasks.js';
 
 const TASKS = 1;
 const TOTAL_SIZE = 4;
@@ -34,13 +34,12 @@ async function filtered(message: Uint8Array, caller: string, ownersOf: OwnersOf)
   const fields = tryDecode(() => rawFields(message));
   if (fields === undefined) return 'not a ListTasksResponse (not valid protobuf)';
   const ids = fields.filter((f) => f.no === TASKS).map(taskIdOf);
-  const owners = await ownersOf(ids.filter((id): id is string => id !== undefined));
+  const owned = await ownedBy(caller, ids, ownersOf);
   let task = 0;
   let kept = 0;
   const keep = fields.map((f) => {
     if (f.no !== TASKS) return true;
-    const id = ids[task++];
-    const mine = id !== undefined && owners.get(id) === caller;
+    const mine = owned(ids[task++]);
     if (mine) kept++;
     return mine;
   });

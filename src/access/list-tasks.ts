@@ -30,6 +30,17 @@ export function unfilterable(agent: string, why: string): GatewayError {
 type Json = Record<string, unknown>;
 
 /** The ListTasksResponse inside the answer: the JSON-RPC `result`, or the REST body itself. */
+/** Which of a page's task ids are `caller`'s: one owner lookup for the page, the rule both
+ * bindings' filters apply (this file, list-tasks-grpc.ts). */
+export async function ownedBy(
+  caller: string,
+  ids: readonly (string | undefined)[],
+  ownersOf: OwnersOf,
+): Promise<(id: string | undefined) => boolean> {
+  const owners = await ownersOf(ids.filter((id): id is string => id !== undefined));
+  return (id) => id !== undefined && owners.get(id) === caller;
+}
+
 function listOf(doc: unknown, binding: JsonBinding): Json | undefined {
   if (!doc || typeof doc !== 'object') return undefined;
   const list = binding === 'jsonrpc' ? (doc as Json).result : doc;
@@ -52,13 +63,12 @@ async function filtered(
   if (binding === 'jsonrpc' && doc && typeof doc === 'object' && 'error' in doc) return body;
   const list = listOf(doc, binding);
   if (!list) return 'not a ListTasksResponse';
-  const idOf = (task: unknown) => (task as Json | null)?.id;
-  const ids = (list.tasks as unknown[]).map(idOf).filter((id): id is string => typeof id === 'string');
-  const owners = await ownersOf(ids);
-  const tasks = (list.tasks as unknown[]).filter((task) => {
-    const id = idOf(task);
-    return typeof id === 'string' && owners.get(id) === caller;
-  });
+  const idOf = (task: unknown) => {
+    const id = (task as Json | null)?.id;
+    return typeof id === 'string' ? id : undefined;
+  };
+  const mine = await ownedBy(caller, (list.tasks as unknown[]).map(idOf), ownersOf);
+  const tasks = (list.tasks as unknown[]).filter((task) => mine(idOf(task)));
   list.tasks = tasks;
   if ('totalSize' in list) list.totalSize = tasks.length;
   return Buffer.from(JSON.stringify(doc));

@@ -53,10 +53,13 @@ export interface Binding<C extends ClientCall, P extends Prepared> {
   readAhead(upstream: Upstream): number;
   /** Step 3: the body's start (HTTP) or the whole request message (gRPC), within the limits. */
   readBody(call: C, upstream: Upstream, onChunk: (chunk: Buffer) => void): Promise<RequestBody>;
-  /** Step 4: true when the gateway answered the call itself. */
-  answerItself?(routed: RoutedCall<C>): Promise<boolean>;
-  /** Step 5. */
-  prepare(routed: RoutedCall<C>): Promise<P>;
+  /**
+   * Step 4: the gateway answers the call itself — then a promise that resolves when it has —
+   * or undefined, decided without waiting (the forwarding path takes no extra turn for it).
+   */
+  answerItself?(routed: RoutedCall<C>): Promise<void> | undefined;
+  /** Step 5 (synchronous: on the forwarding path of every call). */
+  prepare(routed: RoutedCall<C>): P;
   /**
    * Step 6: the timeout rescue takes `send` (decided on the facts, src/rescue/decision.ts);
    * resolves false at once when this binding cannot (the call is then relayed), else true when

@@ -73,10 +73,11 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
 
       // 4. An answer the gateway gives itself.
       const route = { call, exchange, path: head.path, byHost, trusted, admission };
-      if (binding.answerItself && (await binding.answerItself(route))) return;
+      const itself = binding.answerItself?.(route);
+      if (itself) return await itself;
 
       // 5. What the agent gets; observers may add to it.
-      const prepared = await binding.prepare(route);
+      const prepared = binding.prepare(route);
       exchange.emit('onForward', prepared.headers);
 
       // 6. Timeout rescue for blocking sends.

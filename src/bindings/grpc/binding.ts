@@ -61,7 +61,7 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       );
       return { prefix: body, complete: true, forward: body };
     },
-    prepare: async (routed) => prepare(routed, deps),
+    prepare: (routed) => prepare(routed, deps),
     rescue: async (routed, prepared, body, send) => {
       const channel = await channelOf(routed.exchange, deps);
       await rescueGrpcCall({

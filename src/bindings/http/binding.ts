@@ -64,7 +64,7 @@ export function httpBinding(deps: HttpBindingDeps): Binding<HttpCall, HttpPrepar
         idleMs: deps.limits.bodyIdle,
       }),
     answerItself: (routed) => serveCard(routed, deps),
-    prepare: async (routed) => ({
+    prepare: (routed) => ({
       headers: agentHeaders(routed),
       errorContext: errorContextOfCall(routed.exchange, routed.call),
     }),
@@ -109,24 +109,16 @@ function cardAddress(routed: RoutedCall<HttpCall>, deps: HttpBindingDeps): CardA
 }
 
 /** Step 4: `GET`/`HEAD` of the agent card, answered from the cache with URLs pointing at the gateway. */
-async function serveCard(routed: RoutedCall<HttpCall>, deps: HttpBindingDeps): Promise<boolean> {
+function serveCard(routed: RoutedCall<HttpCall>, deps: HttpBindingDeps): Promise<void> | undefined {
   const { call, exchange, path } = routed;
   const q = path.indexOf('?');
   const bare = q === -1 ? path : path.slice(0, q);
-  if ((call.method !== 'GET' && call.method !== 'HEAD') || !CARD_PATHS.has(bare)) return false;
+  if ((call.method !== 'GET' && call.method !== 'HEAD') || !CARD_PATHS.has(bare)) return undefined;
   const { upstream } = exchange;
   const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
   const at = cardAddress(routed, deps);
-  await serveCardFromCache(
-    exchange,
-    call,
-    deps.cards,
-    cardPath,
-    at,
-    errorContextOfCall(exchange, call),
-    deps.cardSecurity,
-  );
-  return true;
+  const errorContext = errorContextOfCall(exchange, call);
+  return serveCardFromCache(exchange, call, deps.cards, cardPath, at, errorContext, deps.cardSecurity);
 }
 
 /** Hop-by-hop headers out, X-Forwarded-* in, the caller's credentials out unless forwarded, the agent's own headers set. */
