@@ -48,14 +48,13 @@ export async function callJson(
   headers: string[],
   signal: AbortSignal,
 ): Promise<JsonReply> {
-  const response = await upstream.pool.request({
-    path: call.path,
-    method: call.method,
-    headers,
-    body: call.body ?? null,
-    signal,
-  });
+  const response = await upstream.pool.request(requestOf(call, headers, signal));
   return readReply(response, upstream.name);
+}
+
+/** One call's undici request options (unary calls on the agent's pool, streams on its stream pool). */
+function requestOf(call: UpstreamCall, headers: string[], signal: AbortSignal): Dispatcher.RequestOptions {
+  return { path: call.path, method: call.method, headers, body: call.body ?? null, signal };
 }
 
 /** The whole reply, abandoned past `MAX_REPLY_BYTES` (read-capped.ts). */
@@ -88,13 +87,7 @@ export async function followEvents(
   signal: AbortSignal,
   onEvent: (doc: unknown) => boolean,
 ): Promise<{ status: number; stoppedEarly: boolean; notStream?: JsonReply }> {
-  const response = await upstream.streams.request({
-    path: call.path,
-    method: call.method,
-    headers,
-    body: call.body ?? null,
-    signal,
-  });
+  const response = await upstream.streams.request(requestOf(call, headers, signal));
   const type = String(response.headers['content-type'] ?? '');
   if (!type.startsWith('text/event-stream')) {
     const notStream = await readReply(response, upstream.name);

@@ -1,5 +1,6 @@
 /** Exchange-shaped objects with a hand-written record, for driving observers without sockets. */
 import type { Exchange } from '../../../src/exchange/exchange.js';
+import { packExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
 import type { A2AFacts, ExchangeRecord } from '../../../src/exchange/record.js';
 
 export function record(partial: Partial<ExchangeRecord> = {}): ExchangeRecord {
@@ -31,4 +32,19 @@ export function fakeExchange(rec: ExchangeRecord, headers: Record<string, string
     state: new Map(),
     call: { headers, target: `/agents/${rec.agent}${rec.path}` },
   } as unknown as Exchange;
+}
+
+/** One exchange packed for the export thread, as the request thread hands it over (exchange-pack.ts). */
+export function packedExchange() {
+  return packExchange(record(), {
+    traceId: 'ab'.repeat(16),
+    serverSpanId: 'cd'.repeat(8),
+    parent: undefined,
+    startMs: Date.now(),
+    endMs: Date.now(),
+    urlPath: '/',
+    client: undefined,
+    events: [],
+    eventsDropped: 0,
+  });
 }

@@ -6,24 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startExportThread, type TracingLog } from '../../../src/telemetry/tracing/export-thread.js';
-import { packExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
 import { tracingOptionsFromEnv } from '../../../src/telemetry/tracing/tracing-config.js';
 import { pollUntil, withDeadline } from '../../peers/deadline.js';
-import { record } from '../support/records.js';
+import { packedExchange as packed } from '../support/records.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-
-const packed = () =>
-  packExchange(record(), {
-    traceId: 'ab'.repeat(16),
-    serverSpanId: 'cd'.repeat(8),
-    parent: undefined,
-    startMs: Date.now(),
-    endMs: Date.now(),
-    urlPath: '/',
-    client: undefined,
-    events: [],
-    eventsDropped: 0,
-  });
 
 const open: OtlpReceiver[] = [];
 afterEach(async () => {

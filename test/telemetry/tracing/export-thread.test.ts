@@ -4,23 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startExportThread, type TracingLog } from '../../../src/telemetry/tracing/export-thread.js';
-import { packExchange } from '../../../src/telemetry/tracing/exchange-pack.js';
 import { tracingOptionsFromEnv, type TracingOptions } from '../../../src/telemetry/tracing/tracing-config.js';
 import { withDeadline } from '../../peers/deadline.js';
-import { record } from '../support/records.js';
-
-const packed = () =>
-  packExchange(record(), {
-    traceId: 'ab'.repeat(16),
-    serverSpanId: 'cd'.repeat(8),
-    parent: undefined,
-    startMs: Date.now(),
-    endMs: Date.now(),
-    urlPath: '/',
-    client: undefined,
-    events: [],
-    eventsDropped: 0,
-  });
+import { packedExchange as packed } from '../support/records.js';
 
 /** A log that keeps what it is told. */
 function recordingLog() {
