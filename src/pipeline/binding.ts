@@ -14,7 +14,7 @@ import type { ClientCall } from '../exchange/call.js';
 import type { RequestBody } from './request-body.js';
 
 /** Step 2: where the call goes on the agent, and what its head refuses. */
-export interface CallHead {
+export interface HeadCheck {
   /** The normalised target after the agent's prefix (what routes and the classifier read). */
   readonly path: string;
   /** Path (and query) to request on the agent. */
@@ -48,7 +48,7 @@ export interface Binding<C extends ClientCall, P extends Prepared> {
   /** Step 1: no agent is configured for the route; nothing is opened. */
   refuseUnrouted(call: C, agent: string | undefined): Promise<void> | void;
   /** Step 2. */
-  head(call: C, upstream: Upstream, target: string, trusted: boolean): CallHead;
+  head(call: C, upstream: Upstream, target: string, trusted: boolean): HeadCheck;
   /** Step 3: most bytes read before the call goes on (the classifier's cap when inspection is off). */
   readAhead(upstream: Upstream): number;
   /** Step 3: the body's start (HTTP) or the whole request message (gRPC), within the limits. */

@@ -69,23 +69,24 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       // 3. The body, and the call's one classification; a refusal after it, in the caller's protocol.
       const body = await readAndClassify(binding, exchange, call, head.path, deps.inspectBytes);
       if (head.refusal) throw head.refusal;
+      // 3b. Access control: who calls, how often, may they, whose task, a safe webhook.
       const admission = access.passes(exchange) ? OPEN : await access.admit(exchange, clientAddress(call, trusted));
 
       // 4. An answer the gateway gives itself.
-      const route = { call, exchange, path: head.path, byHost, trusted, admission };
-      const itself = binding.answerItself?.(route);
+      const routed = { call, exchange, path: head.path, byHost, trusted, admission };
+      const itself = binding.answerItself?.(routed);
       if (itself) return await itself;
 
       // 5. What the agent gets; observers may add to it.
-      const prepared = binding.prepare(route);
+      const prepared = binding.prepare(routed);
       exchange.emit('onForward', prepared.headers);
 
       // 6. Timeout rescue for blocking sends.
       const send = rescueDecision(exchange.request, upstream.config.timeoutRescue);
-      if (send && (await binding.rescue(route, prepared, body, send))) return;
+      if (send && (await binding.rescue(routed, prepared, body, send))) return;
 
       // 7. Relay.
-      await binding.relay(route, prepared, body);
+      await binding.relay(routed, prepared, body);
     } catch (err) {
       // 8. Anything thrown before the relay took over: answered whenever the call is still there.
       binding.answerUnexpected(exchange, call, err);

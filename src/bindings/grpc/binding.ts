@@ -18,7 +18,7 @@ import type { ClientLimits } from '../../transport/client-limits.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
 import type { Admission } from '../../access/gate.js';
 import { grpcMethod } from '../../a2a/grpc/methods.js';
-import type { Binding, CallHead, Prepared, RoutedCall } from '../../pipeline/binding.js';
+import type { Binding, HeadCheck, Prepared, RoutedCall } from '../../pipeline/binding.js';
 import type { GrpcClientCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
 import { relayGrpc } from './relay.js';
@@ -99,7 +99,7 @@ function refuseUnrouted(call: GrpcClientCall): void {
 }
 
 /** gRPC is POST with `application/grpc[+proto|;…]` (gRPC over HTTP/2, "Requests"). */
-function checkHead(call: GrpcClientCall): CallHead {
+function checkHead(call: GrpcClientCall): HeadCheck {
   const path = call.target;
   const type = call.headers['content-type'] ?? '';
   const refusal =

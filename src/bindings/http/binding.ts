@@ -19,7 +19,7 @@ import type { CardCache } from '../../cards/cache.js';
 import type { CardSecurity } from '../../cards/security.js';
 import { gatewayGrpcAuthority, type GrpcPorts } from '../../cards/grpc-address.js';
 import type { RequestFacts } from '../../a2a/request.js';
-import type { Binding, CallHead, Prepared, RoutedCall } from '../../pipeline/binding.js';
+import type { Binding, HeadCheck, Prepared, RoutedCall } from '../../pipeline/binding.js';
 import { readRequestBody, type RequestBody } from '../../pipeline/request-body.js';
 import type { ClientLimits } from '../../transport/client-limits.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
@@ -86,7 +86,7 @@ function checkHead(
   rest: string,
   trusted: boolean,
   deps: HttpBindingDeps,
-): CallHead {
+): HeadCheck {
   const target = normaliseTarget(rest);
   const path = target.ok ? target.target : rest;
   const refusal = target.ok
