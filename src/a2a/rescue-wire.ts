@@ -83,18 +83,19 @@ function historyLengthFor(send: HttpSend): number | undefined {
   return send.historyLength ?? (send.version === '0.3' ? 0 : undefined);
 }
 
+/** A JSON-RPC call of the gateway's own, to the endpoint the send went to, with an id of its own. */
+function jsonRpcCall(send: HttpSend, method: string, params: Json): UpstreamCall {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params }));
+  return { method: 'POST', path: send.path, body };
+}
+
 export function getTaskCall(send: HttpSend, taskId: string): UpstreamCall {
   const historyLength = historyLengthFor(send);
   if (send.binding === 'jsonrpc') {
     const params: Json = { id: taskId };
     if (historyLength !== undefined) params['historyLength'] = historyLength;
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
-    const method = send.version === '1.0' ? 'GetTask' : 'tasks/get';
-    return {
-      method: 'POST',
-      path: send.path,
-      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })),
-    };
+    return jsonRpcCall(send, send.version === '1.0' ? 'GetTask' : 'tasks/get', params);
   }
   const query = historyLength !== undefined ? `?historyLength=${historyLength}` : '';
   return {
@@ -108,12 +109,7 @@ export function subscribeCall(send: HttpSend, taskId: string, verb: 'GET' | 'POS
   if (send.binding === 'jsonrpc') {
     const params: Json = { id: taskId };
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
-    const method = send.version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe';
-    return {
-      method: 'POST',
-      path: send.path,
-      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: gatewayRpcId(), method, params })),
-    };
+    return jsonRpcCall(send, send.version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe', params);
   }
   return {
     method: verb,

@@ -14,6 +14,9 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { GatewayError } from '../errors/gateway-error.js';
 
+/** Bytes of an HTTP request body read before forwarding; larger bodies stream past it. */
+export const REQUEST_PREFIX_BYTES = 64 * 1024;
+
 export interface RequestBody {
   /** The bytes read so far (the whole body when `complete`). */
   readonly prefix: Buffer;

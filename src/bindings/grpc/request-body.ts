@@ -12,9 +12,6 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { BodyWatch, type BodyLimits, type BodyRefusals } from '../../pipeline/request-body.js';
 import { GRPC_PREFIX_BYTES } from '../../codec/grpc-frames.js';
 
-/** The message's limits: the same as an HTTP body's (src/pipeline/request-body.ts). */
-export type GrpcBodyLimits = BodyLimits;
-
 /** gRPC speaks of the request message, and its limit excludes the 5-byte prefix. */
 const MESSAGE_REFUSALS: BodyRefusals = {
   tooLarge: (maxBytes) =>
@@ -24,7 +21,7 @@ const MESSAGE_REFUSALS: BodyRefusals = {
 
 export function readGrpcBody(
   req: Http2ServerRequest,
-  limits: GrpcBodyLimits,
+  limits: BodyLimits,
   onChunk: (chunk: Buffer) => void,
 ): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {

@@ -7,11 +7,8 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { errorContextOf, REST_CONTEXT, sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
 import { RequestClassifier } from '../../pipeline/classify.js';
-import { readRequestBody } from '../../pipeline/request-body.js';
+import { readRequestBody, REQUEST_PREFIX_BYTES } from '../../pipeline/request-body.js';
 import type { HttpCall } from './http-call.js';
-
-/** Bytes of a request body read before forwarding; larger bodies stream past it. */
-export const REQUEST_PREFIX_BYTES = 64 * 1024;
 
 export async function answerUnknownAgent(call: HttpCall, agent: string, idleMs: number): Promise<void> {
   const { req, res } = call;
