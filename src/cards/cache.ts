@@ -38,6 +38,8 @@ export interface CachedCard {
   readonly vary: string | undefined;
   readonly etag: string | undefined;
   readonly fetchedAt: number;
+  /** The URL of the replica it came from: the base its interfaces are rewritten against (src/cards/rewrite.ts). */
+  readonly from: string;
   /** How long it may be served without asking the agent, in ms. */
   readonly freshFor: number;
 }
@@ -195,8 +197,9 @@ export class CardCache {
     for (const [name, value] of upstream.extraHeaders) headers[name.toLowerCase()] = value;
     if (stale?.etag) headers['if-none-match'] = stale.etag;
     let response;
+    const replica = upstream.picker.any();
     try {
-      response = await upstream.pool.request({ path: upstream.basePath + path, method: 'GET', headers });
+      response = await replica.pool.request({ path: upstream.basePath + path, method: 'GET', headers });
     } catch (err) {
       throw upstreamFailure(err, upstream.name);
     }
@@ -234,6 +237,7 @@ export class CardCache {
       vary: str(h['vary']),
       etag: str(h['etag']),
       fetchedAt: this.now(),
+      from: replica.url,
       freshFor,
     };
   }

@@ -146,7 +146,7 @@ export class CardRegistry {
         recent && Date.now() - recent.at < CATALOG_REUSE_MS && this.lastError.get(upstream.name) === undefined
           ? recent.cached
           : await this.load(upstream);
-      const served = renderCard(cached, upstream.config.url, url, this.security);
+      const served = renderCard(cached, cached.from, url, this.security);
       entry.reachable = true;
       entry.card = this.parsed(upstream.name, cached, url, served.body);
       if (served.rewrite?.untouched.length) entry.untouchedInterfaces = served.rewrite.untouched;

@@ -14,6 +14,7 @@ import {
 } from './access-schema.js';
 import { stateSchema } from './state-schema.js';
 import { consoleSchema } from './console-schema.js';
+import { affinitySchema, checkUpstreams, healthSchema, upstreamsSchema } from './fleet-schema.js';
 import { agentGrpcSchema, agentHostsSchema, grpcLimitsSchema, grpcListenSchema } from './grpc-schema.js';
 
 /**
@@ -82,8 +83,14 @@ function renameAgentKeys(raw: unknown, ctx: z.RefinementCtx): unknown {
 
 const agentObject = z
   .object({
-    /** The agent's base URL; its card is at `{url}{cardPath}`. */
-    url: httpUrl,
+    /** The agent's base URL; its card is at `{url}{cardPath}`. One replica: `upstreams` is the form for several. */
+    url: httpUrl.optional(),
+    /** The agent's replicas (docs/fleet.md "Replicas"): URLs, or `{ url, grpc?, drain? }`. */
+    upstreams: upstreamsSchema,
+    /** Active health checks and passive outlier ejection of the replicas. */
+    health: healthSchema,
+    /** Task affinity across replicas (docs/fleet.md "Task affinity"). */
+    affinity: affinitySchema,
     cardPath: z.string().startsWith('/').default('/.well-known/agent-card.json'),
     /** Extra headers the gateway adds to every upstream request (credentials it injects). */
     headers: z.record(z.string(), z.string()).default({}),
@@ -128,7 +135,14 @@ const agentObject = z
   })
   .strict();
 
-const agent = z.preprocess(renameAgentKeys, agentObject);
+/** After validation every agent has `upstreams` (one for `url`), and `url` is the first's. */
+const agent = z.preprocess(
+  renameAgentKeys,
+  agentObject.superRefine(checkUpstreams).transform((a) => {
+    const upstreams = a.upstreams ?? [{ url: a.url!, grpc: undefined, drain: false }];
+    return { ...a, url: upstreams[0]!.url, upstreams };
+  }),
+);
 
 const configObject = z
   .object({

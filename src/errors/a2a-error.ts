@@ -16,6 +16,8 @@ import type { ErrorContext } from './json-answer.js';
 
 const KINDS = {
   TaskNotFound: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' },
+  /** TaskNotFound for a task whose replica is gone (docs/fleet.md "Task affinity"): SDK clients raise TaskNotFound; the ErrorInfo says why. */
+  TaskReplicaGone: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_REPLICA_GONE', domain: 'a2a-gateway' },
   InvalidParams: {
     code: -32602,
     http: 400,
@@ -41,6 +43,21 @@ export class A2AError extends Error {
   get reason(): string {
     return KINDS[this.kind].reason;
   }
+
+  get domain(): string {
+    return KINDS[this.kind].domain;
+  }
+
+  /** The spec's TaskNotFound (code -32001, NOT_FOUND), whatever the gateway's reason for it. */
+  get notFound(): boolean {
+    return KINDS[this.kind].status === 'NOT_FOUND';
+  }
+}
+
+/** A task pinned to a replica that is gone (removed from the config, or down): never resent elsewhere. */
+export function taskReplicaGone(taskId: string, agent: string, replica: string, why: string): A2AError {
+  const message = `Task not found: ${taskId} (it lives on replica ${replica} of agent ${agent}, which is ${why})`;
+  return new A2AError('TaskReplicaGone', message, { taskId, agent, replica });
 }
 
 /** The spec's TaskNotFound, worded as the official SDK agents word it. */

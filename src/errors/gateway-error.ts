@@ -24,6 +24,8 @@ export const GATEWAY_ERROR_REASONS = [
   'RATE_LIMITED',
   /** The shared task store (Redis) cannot answer an ownership check and `state.redis.failClosed` is on. */
   'STATE_UNAVAILABLE',
+  /** Every replica of the agent is drained: no new conversation can start (docs/fleet.md "Draining"). */
+  'AGENT_DRAINED',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -64,6 +66,7 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   PERMISSION_DENIED: [403, 'PERMISSION_DENIED'],
   RATE_LIMITED: [429, 'RESOURCE_EXHAUSTED'],
   STATE_UNAVAILABLE: [503, 'UNAVAILABLE'],
+  AGENT_DRAINED: [503, 'UNAVAILABLE'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

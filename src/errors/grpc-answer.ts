@@ -44,11 +44,11 @@ export function grpcFailureOf(err: unknown, path?: string): GrpcFailure {
   }
   if (err instanceof A2AError) {
     // TaskNotFound → NOT_FOUND; the push-webhook refusal → INVALID_ARGUMENT (§10.6 table, wire-reference §4).
-    const code = err.kind === 'TaskNotFound' ? grpcCodeOf('NOT_FOUND') : grpcCodeOf('INVALID_ARGUMENT');
-    const notFound = err.kind === 'TaskNotFound';
-    const domain = notFound ? 'a2a-protocol.org' : 'a2a-gateway';
+    const notFound = err.notFound;
+    const code = notFound ? grpcCodeOf('NOT_FOUND') : grpcCodeOf('INVALID_ARGUMENT');
+    const domain = err.domain;
     // The SDK agents' TaskNotFound ErrorInfo carries no metadata (the id is in the message).
-    const metadata = notFound ? {} : err.metadata;
+    const metadata = err.kind === 'TaskNotFound' ? {} : err.metadata;
     const headersFirst = path !== undefined && STREAMING_RPC.test(path);
     return { code, message: err.message, reason: err.reason, domain, metadata, headersFirst };
   }

@@ -8,6 +8,7 @@
  * (principle 5). The record is finished exactly once (principle 8).
  */
 import { performance } from 'node:perf_hooks';
+import type { Replica } from '../transport/replica.js';
 import type { Upstream } from '../transport/upstream.js';
 import type { RequestFacts } from '../a2a/request.js';
 import type { ClientCall } from './call.js';
@@ -81,6 +82,8 @@ export class Exchange {
    * there; a trailers-only answer sets its headers). Undefined for the JSON bindings.
    */
   responseTrailers: ResponseHeaders | undefined = undefined;
+  /** The agent's replica the call went to (pipeline step 3c); undefined while not placed, or refused before. */
+  replica: Replica | undefined = undefined;
   private finished = false;
 
   constructor(

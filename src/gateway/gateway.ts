@@ -24,6 +24,7 @@ import { InspectionBudget, type InspectionBudgetView } from '../inspect/budget.j
 import { RecentExchanges, type RecentQuery } from '../inspect/recent.js';
 import type { ExchangeRecord } from '../exchange/record.js';
 import { TaskTracker } from '../tasks/tracker.js';
+import { fleetObserver, pinNamings } from '../fleet/observer.js';
 import { buildState, type State } from '../state/build.js';
 import { createLogger, type Logger } from '../log.js';
 import { createTelemetry } from '../telemetry/telemetry.js';
@@ -100,6 +101,8 @@ interface Parts extends Shared {
   readonly state: { draining: boolean; lastReload: LastReload | undefined };
   /** Where task stories, owners and rate-limit counts live (src/state/build.ts). */
   readonly stateStore: State;
+  /** The agents with several replicas in the current config (their tasks are pinned). */
+  readonly replicated: Set<string>;
 }
 
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -151,6 +154,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     build,
     applied: (next) => {
       parts.telemetry.setAgents(Object.keys(next.agents));
+      replaceAll(parts.replicated, replicatedAgents(next));
       parts.console.configure(next);
     },
     reloaded: (ok) => parts.telemetry.reloaded(ok),
@@ -187,6 +191,8 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   const log = options.logger ?? createLogger(config.log.level);
   const stateStore = buildState(config, log);
   const tracker = new TaskTracker(stateStore.store);
+  const replicated = replicatedAgents(config);
+  tracker.onNamed(pinNamings(stateStore.pins, (agent) => replicated.has(agent)));
   const inspectionBudget = config.inspection.enabled ? new InspectionBudget(config.inspection.budgetBytes) : undefined;
   const telemetry = createTelemetry({
     agents: Object.keys(config.agents),
@@ -211,11 +217,23 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     adminSources: options.adminSources,
     state,
     stateStore,
+    pins: stateStore.pins,
+    replicated,
     isDraining: () => state.draining,
     stateReady: stateStore.ready,
     lastReload: () => state.lastReload,
     grpcPorts: grpcPorts(),
   };
+}
+
+/** The agents with several replicas: only their tasks and conversations are pinned. */
+function replicatedAgents(config: GatewayConfig): Set<string> {
+  return new Set(Object.entries(config.agents).flatMap(([name, a]) => (a.upstreams.length > 1 ? [name] : [])));
+}
+
+function replaceAll<T>(set: Set<T>, next: ReadonlySet<T>): void {
+  set.clear();
+  for (const item of next) set.add(item);
 }
 
 /** Access control, reading task owners from the state store and push capability from the cards. */
@@ -260,6 +278,7 @@ function observersOf(
           ]
         : []),
       ...p.telemetry.observers,
+      fleetObserver(),
       ...(options.observers ?? []),
       p.recent.observer,
       // The console's (src/console/): counts always (cheap), the feed only while a console reads.

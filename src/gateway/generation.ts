@@ -11,6 +11,7 @@
 import type { RequestListener } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
+import type { Pins } from '../fleet/pins.js';
 import { closeUpstream, createUpstream, type Upstream } from '../transport/upstream.js';
 import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
@@ -47,6 +48,8 @@ export interface Shared {
   readonly log: Logger;
   readonly observers: ObserverSet;
   readonly tracker: TaskTracker;
+  /** Task affinity's pins (src/fleet/pins.ts), in the state store: they outlive reloads. */
+  readonly pins: Pins;
   readonly recent: RecentExchanges;
   readonly telemetry: Telemetry;
   readonly isDraining: () => boolean;
@@ -105,6 +108,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     inFlight,
     inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
     access: access.gate,
+    pins: shared.pins,
   };
   const http = createPipeline(
     httpBinding({

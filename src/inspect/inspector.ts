@@ -128,6 +128,7 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       }
       claimContext(options.tracker, record, response);
       const confirmed = response?.stream?.taskId ?? response?.taskId;
+      if (response && !inspection?.claimed) nameOnce(options.tracker, exchange, response, confirmed);
       if (record.a2a && confirmed) {
         const at = record.startedAt + record.durationMs;
         trackTask(options.tracker, record.agent, confirmed, record.a2a, { at, principal: record.access?.principal });
@@ -175,12 +176,13 @@ function endDecoder(exchange: Exchange, inspection: Inspection): ResponseFacts |
 function claimStream(tracker: TaskTracker, exchange: Exchange, inspection: Inspection): void {
   const response = inspection.response!;
   inspection.claimed = true;
+  const { agent } = exchange.record;
+  const [taskId, contextId] = [response.streamTaskId!, response.streamContextId];
+  tracker.named({ agent, replica: exchange.replica?.url, taskId, ...(contextId !== undefined ? { contextId } : {}) });
   const principal = exchange.record.access?.principal;
   if (principal === undefined) return;
-  const { agent } = exchange.record;
   const at = Date.now();
-  tracker.observe(agent, response.streamTaskId!, { at, principal, shown: true });
-  const contextId = response.streamContextId;
+  tracker.observe(agent, taskId, { at, principal, shown: true });
   if (contextId !== undefined) tracker.store.claimContext(agent, contextId, principal, at);
 }
 
@@ -235,6 +237,18 @@ function markProgress(inspection: Inspection, progress: StreamProgress): void {
 function unaryMarks(response: ResponseFacts | undefined, at: number): TaskMarks | undefined {
   if (response?.stream || response?.state === undefined || response.tag !== 'task') return undefined;
   return { states: [{ state: response.state, at }], artifactsAt: [] };
+}
+
+/** A unary answer (or a stream whose first event named nothing) that named a task or a context. */
+function nameOnce(tracker: TaskTracker, exchange: Exchange, response: ResponseFacts, taskId: string | undefined): void {
+  const contextId = response.tag === 'error' ? undefined : (response.stream?.contextId ?? response.contextId);
+  if (taskId === undefined && contextId === undefined) return;
+  tracker.named({
+    agent: exchange.record.agent,
+    replica: exchange.replica?.url,
+    ...(taskId !== undefined ? { taskId } : {}),
+    ...(contextId !== undefined ? { contextId } : {}),
+  });
 }
 
 /** The context the agent's answer named (a message's or a task's) is owned by the caller that got it first. */

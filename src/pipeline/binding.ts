@@ -7,6 +7,7 @@
  */
 import type { Exchange } from '../exchange/exchange.js';
 import type { Upstream } from '../transport/upstream.js';
+import type { Replica } from '../transport/replica.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { Admission } from '../access/gate.js';
 import type { BlockingSend } from '../a2a/rescue-wire.js';
@@ -36,6 +37,8 @@ export interface RoutedCall<C extends ClientCall> {
   /** The peer is a configured trusted proxy (its X-Forwarded-* count). */
   readonly trusted: boolean;
   readonly admission: Admission;
+  /** The agent's replica the call goes to (step 3c: task affinity, else the picker; src/fleet/placement.ts). */
+  readonly replica: Replica;
 }
 
 /** Step 5's result: what the agent gets, plus whatever the binding needs to send it. */

@@ -6,6 +6,7 @@
  *   3. read the body (its start, or the whole gRPC message) and classify the call once: every
  *      later stage reads these facts (classify.ts)
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
+ *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
  *   5. what the agent gets (headers or metadata); observers see them last (tracing adds `traceparent`)
  *   6. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
@@ -21,6 +22,8 @@ import { clientAddress, type PeerTrust } from '../transport/peer.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
 import { rescueDecision } from '../rescue/decision.js';
 import type { ClientCall } from '../exchange/call.js';
+import { place } from '../fleet/placement.js';
+import type { Pins } from '../fleet/pins.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';
@@ -34,6 +37,8 @@ export interface PipelineDeps {
   /** Most body bytes the request decoder reads (inspection's cap); 0: inspection is off. */
   readonly inspectBytes: number;
   readonly access: AccessGate;
+  /** Which replica each task and conversation lives on (task affinity, src/fleet/pins.ts). */
+  readonly pins: Pins;
 }
 
 /** Handles one call: `agent` as the listener routed it, `target` what follows the agent's prefix. */
@@ -49,7 +54,7 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
   binding: Binding<C, P>,
   deps: PipelineDeps,
 ): CallHandler<C> {
-  const { upstreams, trust, observers, inFlight, access } = deps;
+  const { upstreams, trust, observers, inFlight, access, pins } = deps;
 
   return async function handleCall(call, agent, target, byHost = false) {
     // 1. Which agent.
@@ -72,8 +77,14 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       // 3b. Access control: who calls, how often, may they, whose task, a safe webhook.
       const admission = access.passes(exchange) ? OPEN : await access.admit(exchange, clientAddress(call, trusted));
 
+      // 3c. The agent's replica: task affinity, else a new conversation's pick.
+      const placed = place(exchange, pins);
+      const replica = placed instanceof Promise ? await placed : placed;
+      exchange.replica = replica;
+      replica.health.outstanding++; // until the exchange finishes (src/fleet/observer.ts)
+
       // 4. An answer the gateway gives itself.
-      const routed = { call, exchange, path: head.path, byHost, trusted, admission };
+      const routed = { call, exchange, path: head.path, byHost, trusted, admission, replica };
       const itself = binding.answerItself?.(routed);
       if (itself) return await itself;
 

@@ -98,6 +98,8 @@ class Rescue<R, T> {
   private readonly unwatchClient: () => void;
   /** performance.now() when the task was first seen settled. */
   private settledAt: number | undefined;
+  /** The task has been named to the tracker (task affinity pins its replica). */
+  private named = false;
 
   constructor(private readonly run: RescueRun<R, T>) {
     this.facts = { strategy: possible(run.strategy, run.caller), polls: 0 };
@@ -194,6 +196,16 @@ class Rescue<R, T> {
   private see(taskId: string | undefined, seen: ReplyFacts): boolean {
     const { exchange, tracker } = this.run;
     const { state, contextId } = seen;
+    if (taskId !== undefined && !this.named) {
+      this.named = true; // its replica is known the moment the agent names the task (task affinity)
+      const replica = exchange.replica?.url;
+      tracker.named({
+        agent: exchange.upstream.name,
+        replica,
+        taskId,
+        ...(contextId !== undefined ? { contextId } : {}),
+      });
+    }
     if (taskId !== undefined && state !== undefined) {
       tracker.observe(exchange.upstream.name, taskId, {
         state,

@@ -10,10 +10,14 @@ import type { TaskStore } from '../tasks/tracker.js';
 import type { SharedCounts } from '../access/rate-limit.js';
 import { connectRedis } from './redis-connection.js';
 import { RedisTaskStore } from './redis-store.js';
+import { MemoryPins, type Pins } from '../fleet/pins.js';
+import { RedisPins } from './redis-pins.js';
 import { StoreStatus, type StoreStatusView } from './store-status.js';
 
 export interface State {
   readonly store: TaskStore;
+  /** Task affinity: which replica each task and conversation lives on (src/fleet/pins.ts). */
+  readonly pins: Pins;
   /** Absent for the in-memory store (always up, never fails). */
   readonly status?: StoreStatusView;
   /** Where rate limits count when shared. */
@@ -25,11 +29,12 @@ export interface State {
 export function buildState(config: GatewayConfig, log: Logger): State {
   const limits = { maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl };
   const redis = config.state.store === 'redis' ? config.state.redis : undefined;
-  if (!redis) return { store: new InMemoryTaskStore(limits), ready: () => true };
+  if (!redis) return { store: new InMemoryTaskStore(limits), pins: new MemoryPins(limits), ready: () => true };
   const status = new StoreStatus(log);
   const client = connectRedis(redis, status);
   return {
     store: new RedisTaskStore(client, redis, limits, status),
+    pins: new RedisPins(client, redis, limits, status),
     status,
     sharedCounts: { client, keyPrefix: redis.keyPrefix },
     ready: () => !redis.required || status.up,

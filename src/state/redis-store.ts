@@ -16,6 +16,7 @@ import { StoreUnavailable, type CensusPurpose, type Owners, type TaskStore } fro
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
 import { CENSUS, WRITE } from './redis-scripts.js';
 import { OwnerCache, SettledTasks } from './owner-cache.js';
+import { RedisReads } from './redis-reads.js';
 import { decodeCensus, decodeEvicted, decodeObserved, decodeStory } from './redis-replies.js';
 import { WriteQueue, type QueuedWrite } from './write-queue.js';
 import type { StoreStatus } from './store-status.js';
@@ -40,6 +41,7 @@ export class RedisTaskStore implements TaskStore {
   /** This replica, for the census lease. */
   private readonly replica = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly prefix: string;
+  private readonly reads: RedisReads;
 
   constructor(
     private readonly client: Redis,
@@ -48,6 +50,7 @@ export class RedisTaskStore implements TaskStore {
     readonly status: StoreStatus,
   ) {
     this.prefix = config.keyPrefix;
+    this.reads = new RedisReads(client, status, config.ownerReadRetry);
     client.defineCommand('a2aWrite', { numberOfKeys: 0, lua: WRITE });
     client.defineCommand('a2aCensus', { numberOfKeys: 0, lua: CENSUS });
     const cacheSize = Math.min(limits.maxTasks, 100_000);
@@ -97,12 +100,14 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(agent: string, taskId: string): Promise<TaskStory | undefined> {
-    const [story, owner] = await this.read(() => this.client.hmget(this.taskKey(agent, taskId), 'story', 'owner'));
+    const [story, owner] = await this.reads.read(() =>
+      this.client.hmget(this.taskKey(agent, taskId), 'story', 'owner'),
+    );
     return story ? decodeStory(story, owner ?? null) : undefined;
   }
 
   ownersOf(agent: string, taskIds: readonly string[]): Promise<Owners> {
-    return this.lookup(this.owners, agent, taskIds, (id) => this.client.hget(this.taskKey(agent, id), 'owner'));
+    return this.reads.lookup(this.owners, agent, taskIds, (id) => this.client.hget(this.taskKey(agent, id), 'owner'));
   }
 
   claimContext(agent: string, contextId: string, principal: string, at: number): void {
@@ -113,7 +118,9 @@ export class RedisTaskStore implements TaskStore {
   }
 
   contextOwnersOf(agent: string, contextIds: readonly string[]): Promise<Owners> {
-    return this.lookup(this.contexts, agent, contextIds, (id) => this.client.get(`${this.prefix}ctx:${agent}:${id}`));
+    return this.reads.lookup(this.contexts, agent, contextIds, (id) =>
+      this.client.get(`${this.prefix}ctx:${agent}:${id}`),
+    );
   }
 
   async census(agents: readonly string[], now: number, purpose: CensusPurpose = 'gauges') {
@@ -160,45 +167,5 @@ export class RedisTaskStore implements TaskStore {
 
   private taskKey(agent: string, taskId: string): string {
     return `${this.prefix}task:${agent}:${taskId}`;
-  }
-
-  /** Owners from the cache, the rest from Redis; a miss is read once more after `ownerReadRetry`. */
-  private async lookup(
-    cache: OwnerCache,
-    agent: string,
-    ids: readonly string[],
-    fetch: (id: string) => Promise<string | null>,
-  ): Promise<Owners> {
-    const owners = new Map<string, string | undefined>(ids.map((id) => [id, cache.get(agent, id)]));
-    const fetchMissing = async () => {
-      const missing = [...owners].filter(([, owner]) => owner === undefined).map(([id]) => id);
-      const found = await this.read(() => Promise.all(missing.map(fetch)));
-      missing.forEach((id, i) => {
-        const owner = found[i] ?? undefined;
-        owners.set(id, owner);
-        if (owner !== undefined) cache.set(agent, id, owner);
-      });
-      return missing.length > 0 && found.some((owner) => owner === null);
-    };
-    if ([...owners.values()].every((owner) => owner !== undefined)) return owners;
-    if ((await fetchMissing()) && this.config.ownerReadRetry > 0) {
-      await new Promise((resolve) => setTimeout(resolve, this.config.ownerReadRetry));
-      await fetchMissing();
-    }
-    return owners;
-  }
-
-  /** A read that Redis cannot answer now (down, or past `timeout`) is StoreUnavailable. */
-  private async read<T>(command: () => Promise<T>): Promise<T> {
-    if (this.client.status !== 'ready') {
-      this.status.failed('read', new Error(`Redis is ${this.client.status}`));
-      throw new StoreUnavailable(new Error(`Redis is ${this.client.status}`));
-    }
-    try {
-      return await command();
-    } catch (err) {
-      this.status.failed('read', err);
-      throw new StoreUnavailable(err);
-    }
   }
 }

@@ -53,14 +53,40 @@ export type CensusPurpose = 'gauges' | 'view';
 
 export type TaskListener = (event: TaskEvent) => void;
 
+/** An answer from `replica` (its URL) named a task or a context for the first time in its exchange (task affinity, src/fleet/pins.ts). */
+export interface Naming {
+  readonly agent: string;
+  readonly replica: string | undefined;
+  readonly taskId?: string;
+  readonly contextId?: string;
+}
+
+export type NamingListener = (naming: Naming) => void;
+
 /** The store plus its subscribers (metrics, logs); a listener's failure never reaches traffic. */
 export class TaskTracker {
   private readonly listeners: TaskListener[] = [];
+  private readonly naming: NamingListener[] = [];
 
   constructor(readonly store: TaskStore) {}
 
   subscribe(listener: TaskListener): void {
     this.listeners.push(listener);
+  }
+
+  onNamed(listener: NamingListener): void {
+    this.naming.push(listener);
+  }
+
+  /** An answer named a task or a context: told at once, before the answer has ended (a stream's first event). */
+  named(naming: Naming): void {
+    for (const listener of this.naming) {
+      try {
+        listener(naming);
+      } catch {
+        // A throwing listener changes nothing (principle 15).
+      }
+    }
   }
 
   /** Hands the sighting to the store; its events reach the subscribers once it is recorded. */

@@ -9,17 +9,19 @@
  */
 import { Pool, buildConnector } from 'undici';
 import type { AgentConfig } from '../config/schema.js';
+import type { ReplicaConfig } from '../config/fleet-schema.js';
+import type { Replica } from './replica.js';
+import { ReplicaHealth } from './replica-health.js';
+import { ReplicaPicker } from './replica-pick.js';
 
 export interface Upstream {
   readonly name: string;
-  /** `http://host:port` */
-  readonly origin: string;
-  /** The path the agent is mounted under ('' for the root), without a trailing slash. */
+  /** The path the agent is mounted under ('' for the root), without a trailing slash; the same on every replica. */
   readonly basePath: string;
-  /** Unary calls (and card fetches). */
-  readonly pool: Pool;
-  /** Long-lived streams. */
-  readonly streams: Pool;
+  /** The agent's replicas (`upstreams`, or the one `url`), each with its own pools (src/fleet/replica.ts). */
+  readonly replicas: readonly Replica[];
+  /** Where new conversations go (src/fleet/pick.ts). */
+  readonly picker: ReplicaPicker;
   /** Configured extra headers, as [name, value] pairs. */
   readonly extraHeaders: ReadonlyArray<readonly [string, string]>;
   readonly config: AgentConfig;
@@ -70,19 +72,30 @@ function createPool(origin: string, config: AgentConfig, connections: number): P
   });
 }
 
+function createReplica(replica: ReplicaConfig, config: AgentConfig): Replica {
+  const { origin } = new URL(replica.url);
+  return {
+    url: replica.url,
+    origin,
+    pool: createPool(origin, config, config.connections),
+    streams: createPool(origin, config, config.streamConnections),
+    grpc: replica.grpc,
+    health: new ReplicaHealth(replica.drain),
+  };
+}
+
 export function createUpstream(name: string, config: AgentConfig): Upstream {
-  const url = new URL(config.url);
+  const replicas = config.upstreams.map((replica) => createReplica(replica, config));
   return {
     name,
-    origin: url.origin,
-    basePath: url.pathname.replace(/\/+$/, ''),
-    pool: createPool(url.origin, config, config.connections),
-    streams: createPool(url.origin, config, config.streamConnections),
+    basePath: new URL(config.url).pathname.replace(/\/+$/, ''),
+    replicas,
+    picker: new ReplicaPicker(replicas),
     extraHeaders: Object.entries(config.headers),
     config,
   };
 }
 
 export async function closeUpstream(upstream: Upstream): Promise<void> {
-  await Promise.all([upstream.pool.destroy(), upstream.streams.destroy()]);
+  await Promise.all(upstream.replicas.flatMap((r) => [r.pool.destroy(), r.streams.destroy()]));
 }

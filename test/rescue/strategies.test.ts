@@ -261,7 +261,7 @@ describe('the client leaves while the gateway waits', () => {
     // Nothing is left running for this exchange: no request to the agent in flight, no more calls.
     const exchange = rec.exchanges.find((e) => e.record === record)!;
     await new Promise((r) => setTimeout(r, 200));
-    expect(exchange.upstream.pool.stats.running).toBe(0);
+    expect(exchange.replica!.pool.stats.running).toBe(0);
     const seen = peer.requests.length;
     await new Promise((r) => setTimeout(r, 300));
     expect(peer.requests.length).toBe(seen);

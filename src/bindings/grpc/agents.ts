@@ -10,6 +10,7 @@
 import type { CardCache } from '../../cards/cache.js';
 import type { ProtocolVersion } from '../../a2a/operations.js';
 import type { Upstream } from '../../transport/upstream.js';
+import type { Replica } from '../../transport/replica.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { GrpcChannel } from './channel.js';
 import { isHostPort } from '../../a2a/url-host.js';
@@ -48,8 +49,8 @@ export class GrpcAgents {
   constructor(private readonly cards: CardCache) {}
 
   /** The channel for `upstream`'s gRPC interface for `version`; UNAVAILABLE when it has none. */
-  async channelFor(upstream: Upstream, version: ProtocolVersion): Promise<GrpcChannel> {
-    const address = upstream.config.grpc.url ?? (await this.fromCard(upstream, version));
+  async channelFor(upstream: Upstream, replica: Replica | undefined, version: ProtocolVersion): Promise<GrpcChannel> {
+    const address = await this.addressOf(upstream, replica, version);
     const origin = address === undefined ? undefined : grpcOrigin(address);
     if (origin === undefined) {
       throw new GatewayError(
@@ -71,6 +72,23 @@ export class GrpcAgents {
 
   async close(): Promise<void> {
     await Promise.all([...this.channels.values()].map((c) => c.close()));
+  }
+
+  /**
+   * The replica's own `upstreams[].grpc`; with one replica, `grpc.url` or the card's. Several
+   * replicas without their own addresses have no address affinity could keep (docs/fleet.md).
+   */
+  private async addressOf(
+    upstream: Upstream,
+    replica: Replica | undefined,
+    version: ProtocolVersion,
+  ): Promise<string | undefined> {
+    if (replica?.grpc !== undefined) return replica.grpc;
+    if (upstream.replicas.length > 1) {
+      const message = `agent ${upstream.name} has ${upstream.replicas.length} replicas: give each its gRPC address (upstreams[].grpc)`;
+      throw new GatewayError('UPSTREAM_UNREACHABLE', message, { agent: upstream.name });
+    }
+    return upstream.config.grpc.url ?? (await this.fromCard(upstream, version));
   }
 
   private async fromCard(upstream: Upstream, version: ProtocolVersion): Promise<string | undefined> {

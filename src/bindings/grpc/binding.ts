@@ -121,7 +121,7 @@ function prepare(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps): Grp
 
 /** The HTTP/2 sessions to the agent's gRPC interface for the call's version (looked up after `onForward`). */
 function channelOf(exchange: Exchange, deps: GrpcBindingDeps): Promise<GrpcChannel> {
-  return deps.agents.channelFor(exchange.upstream, exchange.request?.version ?? '1.0');
+  return deps.agents.channelFor(exchange.upstream, exchange.replica, exchange.request?.version ?? '1.0');
 }
 
 /** The request's metadata as the agent gets it: the same hygiene as HTTP headers, credentials stripped unless forwarded. */

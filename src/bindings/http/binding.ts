@@ -149,6 +149,7 @@ function relay(
     body: body.forward,
     errorContext: prepared.errorContext,
     keepaliveMs: exchange.upstream.config.sse.keepalive,
+    replica: routed.replica,
     stream: wantsStream(call, exchange.request),
     rewriteFor: responseRewrite(routed, prepared.errorContext, deps),
   });
@@ -170,7 +171,7 @@ function responseRewrite(
   if (exchange.request?.operation === 'GetExtendedAgentCard') {
     const version = exchange.request?.version ?? errorContext.version;
     const secured = deps.cardSecurity && { schemes: deps.cardSecurity, version };
-    const agentUrl = exchange.upstream.config.url;
+    const agentUrl = routed.replica.url;
     return (status) =>
       status === 200
         ? extendedCardRewrite(errorContext.binding, agentUrl, cardAddress(routed, deps), secured)

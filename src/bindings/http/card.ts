@@ -29,7 +29,7 @@ export async function serveCardFromCache(
   const { upstream } = exchange;
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
-    const served = renderCard(cached, upstream.config.url, at.publicUrl, security, at.grpc);
+    const served = renderCard(cached, cached.from, at.publicUrl, security, at.grpc);
     exchange.record.bytesOut = served.length;
     sendCard(req, res, cached, served);
   } catch (err) {

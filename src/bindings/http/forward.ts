@@ -20,6 +20,7 @@ import { RewriteBuffer } from './rewrite-buffer.js';
 import type { BodyRewrite } from '../../exchange/answer-rewrite.js';
 import { SseKeepalive } from './sse-keepalive.js';
 import { endingByReset } from '../../transport/upstream.js';
+import type { Replica } from '../../transport/replica.js';
 
 export type { BodyRewrite } from '../../exchange/answer-rewrite.js';
 
@@ -31,8 +32,10 @@ export interface ForwardRequest {
   readonly errorContext: ErrorContext;
   /** Quiet time after which an SSE comment is written between events (0: never). */
   readonly keepaliveMs: number;
-  /** A long-lived stream: sent on the agent's stream pool, apart from unary calls. */
+  /** A long-lived stream: sent on the replica's stream pool, apart from unary calls. */
   readonly stream: boolean;
+  /** The agent's replica the call goes to (pipeline step 3c, src/fleet/placement.ts). */
+  readonly replica: Replica;
   /** Chosen when the response starts (status and headers known). */
   rewriteFor?(status: number, headers: ResponseHeaders): BodyRewrite | undefined;
 }
@@ -109,14 +112,14 @@ class Relay implements Dispatcher.DispatchHandler {
 
   dispatch(): void {
     const { upstream } = this.exchange;
-    const { method, headers, body, stream } = this.request;
+    const { method, headers, body, stream, replica } = this.request;
     const queueMs = upstream.config.timeouts.queue;
     if (queueMs > 0) {
       this.queued = setTimeout(queueTimeout, queueMs, this);
       this.queued.unref();
     }
     try {
-      const pool = stream ? upstream.streams : upstream.pool;
+      const pool = stream ? replica.streams : replica.pool;
       pool.dispatch({ path: this.exchange.upstreamPath, method, headers, body }, this);
     } catch (err) {
       const failure = err instanceof GatewayError ? err : upstreamFailure(err, upstream.name);

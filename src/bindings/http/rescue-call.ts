@@ -19,7 +19,7 @@ import type { HttpCall } from './http-call.js';
 
 /** False when the send cannot be rescued here (its body was not read whole, or is not an object): it is relayed. */
 export async function rescueHttpCall(
-  { call, exchange }: RoutedCall<HttpCall>,
+  { call, exchange, replica }: RoutedCall<HttpCall>,
   prepared: { readonly headers: string[]; readonly errorContext: ErrorContext },
   body: RequestBody,
   decided: BlockingSend,
@@ -39,7 +39,7 @@ export async function rescueHttpCall(
   await rescue({
     exchange,
     send,
-    caller: new HttpCaller(upstream, send, prepared.headers),
+    caller: new HttpCaller({ replica, agent: upstream.name }, send, prepared.headers),
     answer: new HttpAnswer(exchange, call.res, send, prepared.errorContext),
     policy,
     strategy: resolveStrategy(policy.strategy, card?.card),

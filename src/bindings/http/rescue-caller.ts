@@ -4,8 +4,7 @@
  * reply decoded into the facts rescue.ts decides on (ports.ts).
  */
 import { contentTypeFor } from '../../a2a/content-type.js';
-import type { Upstream } from '../../transport/upstream.js';
-import { callJson, followEvents, headersFor, type JsonReply } from './rescue-calls.js';
+import { callJson, followEvents, headersFor, type CallTarget, type JsonReply } from './rescue-calls.js';
 import type { EventSink, Reply, StreamEvent, UpstreamCaller } from '../../rescue/ports.js';
 import {
   getTaskCall,
@@ -23,7 +22,7 @@ type Json = Record<string, unknown>;
 
 export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
   constructor(
-    private readonly upstream: Upstream,
+    private readonly upstream: CallTarget,
     private readonly send: HttpSend,
     /** The caller's headers as forwarded upstream (auth, version, extensions, traceparent). */
     private readonly headers: readonly string[],

@@ -4,12 +4,18 @@
  * deadline passing.
  */
 import type { Dispatcher } from 'undici';
-import type { Upstream } from '../../transport/upstream.js';
+import type { Replica } from '../../transport/replica.js';
 import { clientResponseHeaders } from '../../transport/headers.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { readCapped } from '../../transport/read-capped.js';
 import { createSseDecoder } from '../../codec/sse.js';
 import type { UpstreamCall } from '../../a2a/rescue-wire.js';
+
+/** Where the rescue's calls go: the replica the call was placed on (src/fleet/placement.ts), and its agent's name for errors. */
+export interface CallTarget {
+  readonly replica: Replica;
+  readonly agent: string;
+}
 
 /**
  * The most a rescue holds of one reply (a JSON body read whole, or one SSE event): the rescue
@@ -43,13 +49,13 @@ export function headersFor(base: readonly string[], call: UpstreamCall, accept?:
 }
 
 export async function callJson(
-  upstream: Upstream,
+  to: CallTarget,
   call: UpstreamCall,
   headers: string[],
   signal: AbortSignal,
 ): Promise<JsonReply> {
-  const response = await upstream.pool.request(requestOf(call, headers, signal));
-  return readReply(response, upstream.name);
+  const response = await to.replica.pool.request(requestOf(call, headers, signal));
+  return readReply(response, to.agent);
 }
 
 /** One call's undici request options (unary calls on the agent's pool, streams on its stream pool). */
@@ -81,16 +87,16 @@ async function readReply(response: Dispatcher.ResponseData, agent: string): Prom
  * returned whole instead, up to `MAX_REPLY_BYTES` as `callJson`. The event decoder holds at most
  * one event of that size (a longer one is skipped without being held, src/codec/sse.ts). */
 export async function followEvents(
-  upstream: Upstream,
+  to: CallTarget,
   call: UpstreamCall,
   headers: string[],
   signal: AbortSignal,
   onEvent: (doc: unknown) => boolean,
 ): Promise<{ status: number; stoppedEarly: boolean; notStream?: JsonReply }> {
-  const response = await upstream.streams.request(requestOf(call, headers, signal));
+  const response = await to.replica.streams.request(requestOf(call, headers, signal));
   const type = String(response.headers['content-type'] ?? '');
   if (!type.startsWith('text/event-stream')) {
-    const notStream = await readReply(response, upstream.name);
+    const notStream = await readReply(response, to.agent);
     return { status: response.statusCode, stoppedEarly: false, notStream };
   }
   let stop = false;

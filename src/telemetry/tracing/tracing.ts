@@ -162,7 +162,7 @@ function exchangeTracer(thread: ExportThread, options: TracingOptions): Exchange
       state.client = {
         spanId: state.clientSpanId,
         startMs: epochMs(),
-        origin: exchange.upstream.origin,
+        origin: exchange.replica?.origin ?? '',
         path: withoutQuery(exchange.upstreamPath),
       };
       if (options.propagate) {
