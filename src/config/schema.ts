@@ -135,12 +135,16 @@ const agentObject = z
   })
   .strict();
 
-/** After validation every agent has `upstreams` (one for `url`), and `url` is the first's. */
+/**
+ * After validation every agent has `upstreams` (one for `url`), and `url` is the first's.
+ * `replicated`: configured with `upstreams` (even one), so task affinity applies — a task pinned
+ * to a replica later removed is still answered TASK_REPLICA_GONE (docs/fleet.md).
+ */
 const agent = z.preprocess(
   renameAgentKeys,
   agentObject.superRefine(checkUpstreams).transform((a) => {
     const upstreams = a.upstreams ?? [{ url: a.url!, grpc: undefined, drain: false }];
-    return { ...a, url: upstreams[0]!.url, upstreams };
+    return { ...a, url: upstreams[0]!.url, upstreams, replicated: a.upstreams !== undefined };
   }),
 );
 

@@ -19,7 +19,7 @@ export function fleetObserver(): ExchangeObserver {
   };
 }
 
-/** Pins what an answer named to the replica that gave it, for agents with several replicas. */
+/** Pins what an answer named to the replica that gave it, for agents configured with `upstreams`. */
 export function pinNamings(pins: Pins, replicated: (agent: string) => boolean): (naming: Naming) => void {
   return ({ agent, replica, taskId, contextId }) => {
     if (replica === undefined || !replicated(agent)) return;

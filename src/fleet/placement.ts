@@ -10,7 +10,8 @@
  * another replica would only meet a task that replica never had, or worse, start its
  * conversation afresh there. A drained replica keeps its tasks.
  *
- * An agent with one replica asks no store and takes no extra turn: the step returns the replica.
+ * An agent configured with `url` (one replica, no `upstreams`) asks no store and takes no extra
+ * turn: the step returns the replica. One configured with `upstreams`, even one, reads its pins.
  */
 import type { Exchange } from '../exchange/exchange.js';
 import type { RequestFacts } from '../a2a/request.js';
@@ -25,7 +26,7 @@ import type { Replica } from '../transport/replica.js';
 export function place(exchange: Exchange, pins: Pins): Replica | Promise<Replica> {
   const { upstream } = exchange;
   const about = pinnedBy(exchange.request);
-  if (upstream.replicas.length === 1) {
+  if (!upstream.config.replicated) {
     const only = upstream.replicas[0]!;
     return about || !only.health.drained ? only : drained(upstream);
   }

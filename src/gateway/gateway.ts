@@ -101,7 +101,7 @@ interface Parts extends Shared {
   readonly state: { draining: boolean; lastReload: LastReload | undefined };
   /** Where task stories, owners and rate-limit counts live (src/state/build.ts). */
   readonly stateStore: State;
-  /** The agents with several replicas in the current config (their tasks are pinned). */
+  /** The agents configured with `upstreams` in the current config (their tasks are pinned). */
   readonly replicated: Set<string>;
 }
 
@@ -226,9 +226,9 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
   };
 }
 
-/** The agents with several replicas: only their tasks and conversations are pinned. */
+/** The agents configured with `upstreams`: only their tasks and conversations are pinned. */
 function replicatedAgents(config: GatewayConfig): Set<string> {
-  return new Set(Object.entries(config.agents).flatMap(([name, a]) => (a.upstreams.length > 1 ? [name] : [])));
+  return new Set(Object.entries(config.agents).flatMap(([name, a]) => (a.replicated ? [name] : [])));
 }
 
 function replaceAll<T>(set: Set<T>, next: ReadonlySet<T>): void {

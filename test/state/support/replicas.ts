@@ -15,6 +15,10 @@ export interface GatewayProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
   readonly adminUrl: string;
+  /** The config file it runs on: write it and `reload()` to change it. */
+  readonly configPath: string;
+  /** `POST /admin/reload`; rejects unless the reload applied. */
+  reload(): Promise<void>;
   /** Everything it logged so far (pino JSON lines). */
   log(): string;
   stop(): Promise<void>;
@@ -55,7 +59,11 @@ export async function startGatewayProcess(config: string, env: Record<string, st
     child.kill('SIGTERM');
     await exited;
   };
-  return { child, url, adminUrl, log: () => out, stop };
+  const reload = async () => {
+    const res = await fetch(`${adminUrl}/admin/reload`, { method: 'POST' });
+    if (res.status !== 200) throw new Error(`reload answered ${res.status}: ${await res.text()}`);
+  };
+  return { child, url, adminUrl, configPath: file, reload, log: () => out, stop };
 }
 
 export interface Balancer {
