@@ -66,8 +66,10 @@ export function checkUpstreams(
     ctx.addIssue({ code: 'custom', path: ['upstreams'], message });
     return;
   }
+  const first = agent.upstreams?.[0];
+  if (!first) return; // an empty list is the array's own issue (min 1)
   const seen = new Set<string>();
-  const path = agent.upstreams && new URL(agent.upstreams[0]!.url).pathname;
+  const path = new URL(first.url).pathname;
   agent.upstreams?.forEach(({ url }, i) => {
     if (seen.has(url)) ctx.addIssue({ code: 'custom', path: ['upstreams', i], message: `${url} is listed twice` });
     seen.add(url);
