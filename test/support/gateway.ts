@@ -6,7 +6,7 @@ import type { ExchangeObserver } from '../../src/exchange/exchange.js';
 import { pino, type Logger } from 'pino';
 
 export interface TestAgent {
-  url: string;
+  url?: string;
   [key: string]: unknown;
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Task affinity over every binding (docs/fleet.md "Task affinity"): two replicas of the official
+ * SDK agent — each holding its tasks in its own memory — behind one agent name, driven by the
+ * SDK client over JSON-RPC, HTTP+JSON and gRPC (each replica called at its own gRPC address).
+ * Every follow-up reaches the replica that created its task; new tasks reach both.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { startPeerV1 } from '../peers/peer-v1.js';
+import type { Peer } from '../peers/peer-common.js';
+import { clientV1, sendRequestV1, userMessageV1, type TransportName } from '../peers/clients.js';
+import { within } from '../peers/deadline.js';
+import { asTask } from '../peers/inspect.js';
+import { startTestGateway } from '../support/gateway.js';
+import type { RunningGateway } from '../../src/gateway/gateway.js';
+
+const TASKS = 20;
+let replicas: Peer[] = [];
+let gw: RunningGateway;
+
+beforeAll(async () => {
+  replicas = await Promise.all([startPeerV1({ stepMs: 5, grpc: true }), startPeerV1({ stepMs: 5, grpc: true })]);
+  const upstreams = replicas.map((r) => ({ url: r.url, grpc: r.grpcUrl }));
+  gw = await startTestGateway({ echo: { upstreams, grpc: { listen: { port: 0 } } } });
+});
+afterAll(async () => {
+  await gw?.close();
+  await Promise.all(replicas.map((r) => r.close()));
+});
+
+const sendsAt = (peer: Peer, transport: TransportName) =>
+  peer.requests.filter((r) => r.method === 'POST' && (transport === 'GRPC') === r.path.startsWith('/lf.a2a.')).length;
+
+describe.each<TransportName>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('over %s', (transport) => {
+  it(`follows ${TASKS} tasks to their replicas, none misrouted, new ones on both`, async () => {
+    const client = await clientV1(`${gw.url}/agents/echo/`, { transport });
+    const before = replicas.map((r) => sendsAt(r, transport));
+    for (let i = 0; i < TASKS; i++) {
+      const task = asTask(await client.sendMessage(sendRequestV1(userMessageV1(`needs input ${i}`)), within(10_000)));
+      expect((await client.getTask({ tenant: '', id: task.id }, within(5000))).id).toBe(task.id);
+      const answer = userMessageV1(`details ${i}`, { taskId: task.id, contextId: task.contextId });
+      const done = asTask(await client.sendMessage(sendRequestV1(answer), within(10_000)));
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    }
+    replicas.forEach((r, i) => expect(sendsAt(r, transport) - before[i]!).toBeGreaterThan(TASKS / 2));
+  }, 120_000);
+});
