@@ -135,6 +135,16 @@ export const GATEWAY_VARIANTS = [
     config: (ctx) => ({ workers: 2, state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
   },
   {
+    // Task affinity (docs/fleet.md): every agent configured as `upstreams: [its url]`, so each
+    // call goes through placement (a pin read for calls about a task) and every task an answer
+    // names is pinned. One replica, so only the affinity's own work differs from `gateway`.
+    name: 'gateway+affinity',
+    label: 'gateway, task affinity on (every agent as `upstreams: [url]`: placement and pins, in memory)',
+    optional: true,
+    config: {},
+    replicated: true,
+  },
+  {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
     // --with or --paths.
     name: 'gateway+rescue',
@@ -316,7 +326,8 @@ function childProxyPath({ name, label, script, args: extra = [], optional }) {
  */
 function writeGatewayConfig(ctx, variant, { port, profiled, cli, adminPort, grpcPort }) {
   const agents = {};
-  for (const [name, url] of ctx.routes) agents[name] = { url, ...(variant.agentConfig ?? {}) };
+  for (const [name, url] of ctx.routes)
+    agents[name] = { ...(variant.replicated ? { upstreams: [url] } : { url }), ...(variant.agentConfig ?? {}) };
   if (grpcPort)
     agents.grpc = {
       url: ctx.routes.get('small'),
