@@ -24,6 +24,10 @@ export const GATEWAY_ERROR_REASONS = [
   'RATE_LIMITED',
   /** The shared task store (Redis) cannot answer an ownership check and `state.redis.failClosed` is on. */
   'STATE_UNAVAILABLE',
+  /** An `Idempotency-Key` (or messageId) sent again with another message (docs/fleet.md). */
+  'IDEMPOTENCY_KEY_REUSED',
+  /** A duplicate send waited `idempotency.wait` and the first still has no outcome. */
+  'IDEMPOTENCY_IN_PROGRESS',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -64,6 +68,10 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   PERMISSION_DENIED: [403, 'PERMISSION_DENIED'],
   RATE_LIMITED: [429, 'RESOURCE_EXHAUSTED'],
   STATE_UNAVAILABLE: [503, 'UNAVAILABLE'],
+  // As draft-ietf-httpapi-idempotency-key-header §2.7: 422 for a key reused with another
+  // payload, 409 while the first request is still being processed.
+  IDEMPOTENCY_KEY_REUSED: [422, 'FAILED_PRECONDITION'],
+  IDEMPOTENCY_IN_PROGRESS: [409, 'ABORTED'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

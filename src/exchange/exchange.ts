@@ -81,6 +81,12 @@ export class Exchange {
    * there; a trailers-only answer sets its headers). Undefined for the JSON bindings.
    */
   responseTrailers: ResponseHeaders | undefined = undefined;
+  /**
+   * Told the task a send created the moment a stage knows it before the answer does (the timeout
+   * rescue's returnImmediately reply): an idempotent send records it as its outcome at once
+   * (src/idempotency/first-send.ts). Undefined unless that step set it.
+   */
+  taskNamed: ((taskId: string) => void) | undefined = undefined;
   private finished = false;
 
   constructor(

@@ -25,6 +25,8 @@ import { RecentExchanges, type RecentQuery } from '../inspect/recent.js';
 import type { ExchangeRecord } from '../exchange/record.js';
 import { TaskTracker } from '../tasks/tracker.js';
 import { buildState, type State } from '../state/build.js';
+import { idempotentSends } from '../idempotency/step.js';
+import { createIdempotencyTap } from '../idempotency/tap.js';
 import { createLogger, type Logger } from '../log.js';
 import { createTelemetry } from '../telemetry/telemetry.js';
 import { GATEWAY_VERSION } from '../version.js';
@@ -211,6 +213,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     adminSources: options.adminSources,
     state,
     stateStore,
+    idempotency: idempotentSends(stateStore.idempotency),
     isDraining: () => state.draining,
     stateReady: stateStore.ready,
     lastReload: () => state.lastReload,
@@ -259,6 +262,8 @@ function observersOf(
             }),
           ]
         : []),
+      // Right after inspection: a first idempotent send's outcome is read from its facts.
+      createIdempotencyTap(),
       ...p.telemetry.observers,
       ...(options.observers ?? []),
       p.recent.observer,
