@@ -31,7 +31,7 @@ beforeAll(async () => {
   gateway = await startTestGateway(
     {
       idem: { url, idempotency: IDEM },
-      rescued: { url, idempotency: IDEM, timeoutRescue: { enabled: true, clientTimeout: '1s', margin: '500ms' } },
+      rescued: { url, idempotency: IDEM, timeoutRescue: { enabled: true, clientTimeout: '3s', margin: '1s' } },
       plain: { url },
     },
     {},
@@ -106,12 +106,17 @@ describe('a retried blocking send', () => {
 });
 
 describe('with the timeout rescue', () => {
-  it('a client answered at its deadline retries and joins the same task', async () => {
+  // The rescue answers the first at 2 s (3 s deadline − 1 s margin), the task completes at 3 s,
+  // the blocking retry's own answer is due at 4 s: each race is won by 1 s, as in test/rescue/.
+  it('a client answered at its deadline retries, joins the same task and waits for it to settle', async () => {
     const messageId = randomUUID();
-    const first = await sendJsonRpc(base('rescued'), 'wait:2500 long', { messageId, id: 1 });
+    const first = await sendJsonRpc(base('rescued'), 'wait:3000 long', { messageId, id: 1 });
     expect(first.headers.get('a2a-gateway-rescue')).toBe('deadline');
-    const again = await sendJsonRpc(base('rescued'), 'wait:2500 long', { messageId, id: 2 });
+    expect(taskOf(first).status.state).toBe('TASK_STATE_WORKING');
+    const again = await sendJsonRpc(base('rescued'), 'wait:3000 long', { messageId, id: 2 });
     expect(taskOf(again).id).toBe(taskOf(first).id);
+    expect(taskOf(again).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(again.headers.get('a2a-gateway-rescue')).toBe('settled');
     expect(again.headers.get('a2a-gateway-idempotent')).toBe('replayed');
     expect(sendsOf(messageId)).toBe(1);
   });
@@ -119,7 +124,7 @@ describe('with the timeout rescue', () => {
   it('a client that gives up once the task is named retries and joins it', async () => {
     const messageId = randomUUID();
     const gaveUp = new AbortController();
-    const first = sendJsonRpc(base('rescued'), 'wait:2500 long', { messageId, signal: gaveUp.signal });
+    const first = sendJsonRpc(base('rescued'), 'wait:1000 long', { messageId, signal: gaveUp.signal });
     // The rescue's returnImmediately reply names the task; the tracker hears it at that moment.
     await reachedAgent(messageId);
     const taskId = agent.tasks.at(-1)!;
@@ -130,7 +135,7 @@ describe('with the timeout rescue', () => {
     await expect(first).rejects.toThrow();
     await pollUntil(async () => recordsOf(messageId).length, (n) => n === 1, 5000, 'first finished');
     expect(recordsOf(messageId)[0]!.outcome).toBe('client-gone');
-    const again = await sendJsonRpc(base('rescued'), 'wait:2500 long', { messageId, id: 2 });
+    const again = await sendJsonRpc(base('rescued'), 'wait:1000 long', { messageId, id: 2 });
     expect(taskOf(again).id).toBe(taskId);
     expect(sendsOf(messageId)).toBe(1);
   });
