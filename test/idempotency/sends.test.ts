@@ -207,7 +207,7 @@ describe('off', () => {
 
 describe('metrics', () => {
   it('counts idempotent sends by outcome', async () => {
-    const text = await (await fetch(gateway.metricsUrl)).text();
+    const text = await (await fetch(gateway.metricsUrl!)).text();
     expect(text).toMatch(/a2a_idempotent_sends_total\{agent="idem",outcome="replayed"\} [1-9]/);
     expect(text).toMatch(/a2a_idempotent_sends_total\{agent="idem",outcome="refused"\} [1-9]/);
   });

@@ -9,6 +9,7 @@ import { hostAgent, type CardTemplate } from '../../../src/demo/host.js';
 import { TaskRuns, sleep } from '../../../src/demo/task-runs.js';
 import { cancelVia } from '../../../src/demo/agents/common.js';
 import { agentMessage, messageText, openingTask, statusUpdate, TaskState } from '../../../src/demo/v1-events.js';
+import { startGrpcHost } from '../../peers/peer-grpc.js';
 
 export interface CountingAgent {
   readonly url: string;
@@ -63,8 +64,19 @@ const CARD: CardTemplate = {
   signatures: [],
 };
 
-export async function startCountingAgent(): Promise<CountingAgent> {
+/** With `grpc`, it serves the gRPC binding too (on the same request handler, so the same tasks). */
+export async function startCountingAgent(opts: { grpc?: boolean } = {}): Promise<CountingAgent> {
   const executor = new CountingExecutor();
-  const hosted = await hostAgent({ card: CARD, executor, onClose: () => executor.runs.abortAll() });
-  return { url: hosted.url, sends: executor.sends, tasks: executor.tasks, close: () => hosted.close() };
+  const grpc = opts.grpc ? await startGrpcHost([]) : undefined;
+  const hosted = await hostAgent({
+    card: CARD,
+    executor,
+    onClose: () => executor.runs.abortAll(),
+    extraInterfaces: grpc ? [grpc.iface] : [],
+  });
+  grpc?.serve(hosted.requestHandler, false);
+  const close = async () => {
+    await Promise.all([hosted.close(), grpc?.close()]);
+  };
+  return { url: hosted.url, sends: executor.sends, tasks: executor.tasks, close };
 }

@@ -15,7 +15,7 @@ export interface SendOptions {
   readonly signal?: AbortSignal;
 }
 
-export function message(text: string, messageId = randomUUID()): Record<string, unknown> {
+export function message(text: string, messageId: string = randomUUID()): Record<string, unknown> {
   return { messageId, role: 'ROLE_USER', parts: [{ text, mediaType: 'text/plain' }] };
 }
 
