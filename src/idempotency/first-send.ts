@@ -48,7 +48,13 @@ export class FirstSend {
   /** The exchange finished (inspection has filled `record.a2a`): settle, or release the key. */
   finish(record: ExchangeRecord): void {
     if (this.done) return;
-    const outcome = outcomeOf(record, this.status, this.contentType, this.chunks, this.bytes <= this.claim.maxMessageBytes);
+    const outcome = outcomeOf(
+      record,
+      this.status,
+      this.contentType,
+      this.chunks,
+      this.bytes <= this.claim.maxMessageBytes,
+    );
     if (outcome) return this.settle(outcome);
     this.done = true;
     this.chunks = [];

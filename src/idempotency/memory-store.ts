@@ -31,7 +31,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
 
   claim(key: string, fingerprint: string, ttlMs: number): Promise<Claim> {
     const held = this.entries.get(key);
-    if (held?.outcome) return Promise.resolve({ state: 'settled', fingerprint: held.fingerprint, outcome: held.outcome });
+    if (held?.outcome)
+      return Promise.resolve({ state: 'settled', fingerprint: held.fingerprint, outcome: held.outcome });
     if (held) return Promise.resolve({ state: 'pending', fingerprint: held.fingerprint });
     const token = randomUUID();
     this.entries.set(key, { fingerprint, token }, { ttl: ttlMs });

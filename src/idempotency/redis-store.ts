@@ -91,7 +91,9 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     try {
       return await command();
     } catch (err) {
-      throw new IdempotencyUnavailable(`the idempotency store cannot answer: ${(err as Error).message}`, { cause: err });
+      throw new IdempotencyUnavailable(`the idempotency store cannot answer: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 }

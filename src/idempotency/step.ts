@@ -10,15 +10,21 @@
 import type { Exchange } from '../exchange/exchange.js';
 import type { IdempotencyFacts } from '../exchange/record.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { RequestBody } from '../pipeline/request-body.js';
 import { fingerprintOf, IDEMPOTENCY_KEY_HEADER, sendKeyOf } from './key.js';
 import { FirstSend } from './first-send.js';
 import { markFirstSend } from './tap.js';
 import { IdempotencyUnavailable, type Claim, type IdempotencyStore, type Outcome } from './store.js';
 
+/** What the step reads of the body (src/pipeline/request-body.ts RequestBody; the pipeline imports this folder, not the reverse). */
+export interface ReadBody {
+  /** The body was read whole (a larger one streams on and is not covered). */
+  readonly complete: boolean;
+  readonly prefix: Buffer;
+}
+
 export interface IdempotentSends {
   /** The first send's outcome to answer this call with, or undefined: the call goes on to the agent. */
-  check(exchange: Exchange, clientAddress: string, body: RequestBody): Promise<Outcome | undefined>;
+  check(exchange: Exchange, clientAddress: string, body: ReadBody): Promise<Outcome | undefined>;
 }
 
 export function idempotentSends(store: IdempotencyStore): IdempotentSends {
@@ -57,7 +63,14 @@ export function idempotentSends(store: IdempotencyStore): IdempotentSends {
       if (claim.state === 'first') {
         noted('first');
         const { window: windowMs, maxMessageBytes } = policy;
-        const first = new FirstSend({ store, key: sendKey.key, token: claim.token, fingerprint, windowMs, maxMessageBytes });
+        const first = new FirstSend({
+          store,
+          key: sendKey.key,
+          token: claim.token,
+          fingerprint,
+          windowMs,
+          maxMessageBytes,
+        });
         markFirstSend(exchange, first);
         return undefined;
       }

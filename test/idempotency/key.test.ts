@@ -69,7 +69,12 @@ describe('the key', () => {
 });
 
 describe('the fingerprint', () => {
-  const rpc = (message: unknown, id = 1, configuration = {}) => ({ jsonrpc: '2.0', id, method: 'SendMessage', params: { message, configuration } });
+  const rpc = (message: unknown, id = 1, configuration = {}) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'SendMessage',
+    params: { message, configuration },
+  });
   const none = Buffer.alloc(0);
 
   it('is the message: a retry may change its JSON-RPC id and configuration', () => {
@@ -81,7 +86,9 @@ describe('the fingerprint', () => {
 
   it('differs across bindings for the same message', () => {
     const m = { messageId: 'm-1' };
-    expect(fingerprintOf(facts({ binding: 'rest' }), { message: m }, none)).not.toBe(fingerprintOf(facts(), rpc(m), none));
+    expect(fingerprintOf(facts({ binding: 'rest' }), { message: m }, none)).not.toBe(
+      fingerprintOf(facts(), rpc(m), none),
+    );
   });
 
   it('is the request bytes on gRPC', () => {

@@ -62,7 +62,12 @@ describe('two gateways on one Redis', () => {
     const [a, b] = gateways as [GatewayProcess, GatewayProcess];
     const messageId = randomUUID();
     const first = sendRest(at(a), 'wait:1000 long', { messageId });
-    await pollUntil(async () => sendsOf(messageId), (n) => n > 0, 5000, 'the first at the agent');
+    await pollUntil(
+      async () => sendsOf(messageId),
+      (n) => n > 0,
+      5000,
+      'the first at the agent',
+    );
     const again = await sendRest(at(b), 'wait:1000 long', { messageId });
     expect(taskOf(again).id).toBe(taskOf(await first).id);
     expect(taskOf(again).status.state).toBe('TASK_STATE_COMPLETED');

@@ -32,6 +32,7 @@ beforeAll(async () => {
     {
       idem: { url, idempotency: IDEM },
       rescued: { url, idempotency: IDEM, timeoutRescue: { enabled: true, clientTimeout: '3s', margin: '1s' } },
+      impatient: { url, idempotency: { enabled: true, wait: '100ms' } },
       plain: { url },
     },
     {},
@@ -53,24 +54,32 @@ const sendsOf = (messageId: string) => agent.sends.get(messageId) ?? 0;
 const recordsOf = (messageId: string) => records.filter((r) => r.a2a?.messageId === messageId);
 /** Resolves once the agent has run the send (the first is in flight). */
 const reachedAgent = (messageId: string) =>
-  pollUntil(async () => sendsOf(messageId), (n) => n > 0, 5000, 'the send at the agent');
+  pollUntil(
+    async () => sendsOf(messageId),
+    (n) => n > 0,
+    5000,
+    'the send at the agent',
+  );
 
 describe('a retried blocking send', () => {
-  it.each(['jsonrpc', 'rest'] as const)('after the first completed (%s): the same task, one send at the agent', async (binding) => {
-    const send = binding === 'jsonrpc' ? sendJsonRpc : sendRest;
-    const messageId = randomUUID();
-    const first = await send(base('idem'), 'do it', { messageId, id: 7 });
-    const again = await send(base('idem'), 'do it', { messageId, id: 8 });
-    expect(first.status).toBe(200);
-    expect(again.status).toBe(200);
-    expect(taskOf(again).id).toBe(taskOf(first).id);
-    expect(taskOf(again).status.state).toBe('TASK_STATE_COMPLETED');
-    expect(first.headers.get('a2a-gateway-idempotent')).toBeNull();
-    expect(again.headers.get('a2a-gateway-idempotent')).toBe('replayed');
-    if (binding === 'jsonrpc') expect(again.body['id']).toBe(8);
-    expect(sendsOf(messageId)).toBe(1);
-    expect(recordsOf(messageId).map((r) => r.idempotency?.outcome)).toEqual(['first', 'replayed']);
-  });
+  it.each(['jsonrpc', 'rest'] as const)(
+    'after the first completed (%s): the same task, one send at the agent',
+    async (binding) => {
+      const send = binding === 'jsonrpc' ? sendJsonRpc : sendRest;
+      const messageId = randomUUID();
+      const first = await send(base('idem'), 'do it', { messageId, id: 7 });
+      const again = await send(base('idem'), 'do it', { messageId, id: 8 });
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(taskOf(again).id).toBe(taskOf(first).id);
+      expect(taskOf(again).status.state).toBe('TASK_STATE_COMPLETED');
+      expect(first.headers.get('a2a-gateway-idempotent')).toBeNull();
+      expect(again.headers.get('a2a-gateway-idempotent')).toBe('replayed');
+      if (binding === 'jsonrpc') expect(again.body['id']).toBe(8);
+      expect(sendsOf(messageId)).toBe(1);
+      expect(recordsOf(messageId).map((r) => r.idempotency?.outcome)).toEqual(['first', 'replayed']);
+    },
+  );
 
   it('with the SDK client: the retry returns the same task', async () => {
     const client = await withDeadline(clientV1(`${base('idem')}/`, { transport: 'JSONRPC' }), 5000, 'card');
@@ -91,7 +100,24 @@ describe('a retried blocking send', () => {
     expect(taskOf(again).status.state).toBe('TASK_STATE_COMPLETED');
     expect(again.body['id']).toBe(2);
     expect(sendsOf(messageId)).toBe(1);
-    expect(recordsOf(messageId).map((r) => r.idempotency?.outcome).sort()).toEqual(['first', 'waited']);
+    expect(
+      recordsOf(messageId)
+        .map((r) => r.idempotency?.outcome)
+        .sort(),
+    ).toEqual(['first', 'waited']);
+  });
+
+  // The duplicate's wait (100 ms) ends 1.4 s before the first's task (1.5 s).
+  it('a duplicate still waiting when its wait ends is refused with 409 in its protocol', async () => {
+    const messageId = randomUUID();
+    const first = sendJsonRpc(base('impatient'), 'wait:1500 long', { messageId, id: 1 });
+    await reachedAgent(messageId);
+    const again = await sendJsonRpc(base('impatient'), 'wait:1500 long', { messageId, id: 2 });
+    expect(again.status).toBe(409);
+    expect(again.body['id']).toBe(2);
+    expect(JSON.stringify(again.body['error'])).toContain('IDEMPOTENCY_IN_PROGRESS');
+    expect(taskOf(await first).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(sendsOf(messageId)).toBe(1);
   });
 
   it('a non-blocking duplicate of a running task is answered at once with the task as it is', async () => {
@@ -133,7 +159,12 @@ describe('with the timeout rescue', () => {
     await pollUntil(story, (seen) => seen !== undefined, 5000, 'the rescue saw the task');
     gaveUp.abort();
     await expect(first).rejects.toThrow();
-    await pollUntil(async () => recordsOf(messageId).length, (n) => n === 1, 5000, 'first finished');
+    await pollUntil(
+      async () => recordsOf(messageId).length,
+      (n) => n === 1,
+      5000,
+      'first finished',
+    );
     expect(recordsOf(messageId)[0]!.outcome).toBe('client-gone');
     const again = await sendJsonRpc(base('rescued'), 'wait:1000 long', { messageId, id: 2 });
     expect(taskOf(again).id).toBe(taskId);
@@ -174,7 +205,10 @@ describe('scope and keys', () => {
   });
 
   it('an Idempotency-Key longer than maxKeyLength is refused in the caller protocol', async () => {
-    const answer = await sendJsonRpc(base('idem'), 'long key', { headers: { 'idempotency-key': 'k'.repeat(257) }, id: 5 });
+    const answer = await sendJsonRpc(base('idem'), 'long key', {
+      headers: { 'idempotency-key': 'k'.repeat(257) },
+      id: 5,
+    });
     expect(answer.body['id']).toBe(5);
     expect(JSON.stringify(answer.body['error'])).toContain('REQUEST_INVALID');
   });

@@ -171,7 +171,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
         rescueAnswerDelay.observe({ agent, strategy }, rescue.settleToAnswerMs / 1000);
       rescuePolls.observe({ agent, strategy }, rescue.polls);
     }
-    if (record.idempotency) idempotentSends.inc({ agent, outcome: labels.idempotentOutcome(record.idempotency.outcome) });
+    if (record.idempotency)
+      idempotentSends.inc({ agent, outcome: labels.idempotentOutcome(record.idempotency.outcome) });
   };
 
   const taskListener: TaskListener = (event) => {
