@@ -16,6 +16,7 @@ import { stateSchema } from './state-schema.js';
 import { consoleSchema } from './console-schema.js';
 import { affinitySchema, checkUpstreams, healthSchema, upstreamsSchema } from './fleet-schema.js';
 import { agentGrpcSchema, agentHostsSchema, grpcLimitsSchema, grpcListenSchema } from './grpc-schema.js';
+import { agentIdempotencySchema, idempotencySchema } from './idempotency-schema.js';
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
@@ -125,6 +126,8 @@ const agentObject = z
     hosts: agentHostsSchema,
     /** The agent's gRPC interface. */
     grpc: agentGrpcSchema,
+    /** Idempotent sends: a repeated SendMessage gets the first one's outcome (docs/fleet.md). */
+    idempotency: agentIdempotencySchema,
     sse: z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */
@@ -244,6 +247,8 @@ const configObject = z
       .prefault({}),
     /** Where task stories, owners and rate-limit counts live: this process, or Redis shared by replicas. */
     state: stateSchema,
+    /** The in-memory store of idempotent sends (agents.{name}.idempotency). */
+    idempotency: idempotencySchema,
     /** The live console on the admin listener. */
     console: consoleSchema,
     agents: z.record(z.string(), agent).superRefine((agents, ctx) => {

@@ -26,6 +26,10 @@ export const GATEWAY_ERROR_REASONS = [
   'STATE_UNAVAILABLE',
   /** Every replica of the agent is drained: no new conversation can start (docs/fleet.md "Draining"). */
   'AGENT_DRAINED',
+  /** An `Idempotency-Key` (or messageId) sent again with another message (docs/fleet.md). */
+  'IDEMPOTENCY_KEY_REUSED',
+  /** A duplicate send waited `idempotency.wait` and the first still has no outcome. */
+  'IDEMPOTENCY_IN_PROGRESS',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -67,6 +71,10 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   RATE_LIMITED: [429, 'RESOURCE_EXHAUSTED'],
   STATE_UNAVAILABLE: [503, 'UNAVAILABLE'],
   AGENT_DRAINED: [503, 'UNAVAILABLE'],
+  // As draft-ietf-httpapi-idempotency-key-header §2.7: 422 for a key reused with another
+  // payload, 409 while the first request is still being processed.
+  IDEMPOTENCY_KEY_REUSED: [422, 'FAILED_PRECONDITION'],
+  IDEMPOTENCY_IN_PROGRESS: [409, 'ABORTED'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

@@ -84,6 +84,12 @@ export class Exchange {
   responseTrailers: ResponseHeaders | undefined = undefined;
   /** The agent's replica the call went to (pipeline step 3c); undefined while not placed, or refused before. */
   replica: Replica | undefined = undefined;
+  /**
+   * Told the task a send created the moment a stage knows it before the answer does (the timeout
+   * rescue's returnImmediately reply): an idempotent send records it as its outcome at once
+   * (src/idempotency/first-send.ts). Undefined unless that step set it.
+   */
+  taskNamed: ((taskId: string) => void) | undefined = undefined;
   private finished = false;
 
   constructor(

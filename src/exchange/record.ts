@@ -87,6 +87,21 @@ export interface RescueFacts {
 }
 
 /**
+ * What the idempotent-sends step did (src/idempotency/): the first send of its key, a duplicate
+ * answered with the first's outcome at once (`replayed`) or after waiting for it (`waited`), one
+ * refused (its key reused with another body, too long, or the first still pending after `wait`),
+ * or the store could not answer (`unavailable`: sent to the agent, or 503 with `failClosed`).
+ */
+export const IDEMPOTENT_OUTCOMES = ['first', 'replayed', 'waited', 'refused', 'unavailable'] as const;
+export type IdempotentOutcome = (typeof IDEMPOTENT_OUTCOMES)[number];
+
+export interface IdempotencyFacts {
+  outcome: IdempotentOutcome;
+  /** Where the key came from. */
+  source: 'idempotency-key' | 'messageId';
+}
+
+/**
  * Why access control refused a call: the authentication failures, `forbidden` (the
  * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task).
  */
@@ -152,4 +167,6 @@ export interface ExchangeRecord {
   rescue?: RescueFacts;
   /** Set when access control took part. */
   access?: AccessFacts;
+  /** Set when the agent has `idempotency` on and the call is a covered send. */
+  idempotency?: IdempotencyFacts;
 }

@@ -26,6 +26,8 @@ import type { ExchangeRecord } from '../exchange/record.js';
 import { TaskTracker } from '../tasks/tracker.js';
 import { fleetObserver, pinNamings } from '../fleet/observer.js';
 import { buildState, type State } from '../state/build.js';
+import { idempotentSends } from '../idempotency/step.js';
+import { createIdempotencyTap } from '../idempotency/tap.js';
 import { createLogger, type Logger } from '../log.js';
 import { createTelemetry } from '../telemetry/telemetry.js';
 import { GATEWAY_VERSION } from '../version.js';
@@ -219,6 +221,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     stateStore,
     pins: stateStore.pins,
     replicated,
+    idempotency: idempotentSends(stateStore.idempotency),
     isDraining: () => state.draining,
     stateReady: stateStore.ready,
     lastReload: () => state.lastReload,
@@ -277,6 +280,8 @@ function observersOf(
             }),
           ]
         : []),
+      // Right after inspection: a first idempotent send's outcome is read from its facts.
+      createIdempotencyTap(),
       ...p.telemetry.observers,
       fleetObserver(),
       ...(options.observers ?? []),

@@ -16,6 +16,7 @@ import { closeUpstream, createUpstream, type Upstream } from '../transport/upstr
 import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
 import { createPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
+import type { IdempotentSends } from '../idempotency/step.js';
 import { httpBinding } from '../bindings/http/binding.js';
 import { HttpCall } from '../bindings/http/http-call.js';
 import { hostRoutes } from '../pipeline/route.js';
@@ -64,6 +65,8 @@ export interface Shared {
   readonly grpcPorts: GrpcPorts;
   /** The console's stats and live feed (src/console/console-parts.ts). */
   readonly console: ConsoleParts;
+  /** Idempotent sends, over the store made with the task store (src/state/build.ts). */
+  readonly idempotency: IdempotentSends;
   /** Access control over this generation's agents, reading task owners from the state store. */
   readonly accessControl: (
     config: GatewayConfig,
@@ -109,6 +112,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     inspectBytes: config.inspection.enabled ? config.inspection.maxBytes : 0,
     access: access.gate,
     pins: shared.pins,
+    idempotency: shared.idempotency,
   };
   const http = createPipeline(
     httpBinding({

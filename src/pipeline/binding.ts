@@ -13,6 +13,7 @@ import type { Admission } from '../access/gate.js';
 import type { BlockingSend } from '../a2a/rescue-wire.js';
 import type { ClientCall } from '../exchange/call.js';
 import type { RequestBody } from './request-body.js';
+import type { Outcome } from '../idempotency/store.js';
 
 /** Step 2: where the call goes on the agent, and what its head refuses. */
 export interface HeadCheck {
@@ -63,6 +64,12 @@ export interface Binding<C extends ClientCall, P extends Prepared> {
   answerItself?(routed: RoutedCall<C>): Promise<void> | undefined;
   /** Step 5 (synchronous: on the forwarding path of every call). */
   prepare(routed: RoutedCall<C>): P;
+  /**
+   * Step 5b: a duplicate of an idempotent send, answered with the first's outcome in the caller's
+   * protocol (src/idempotency/replay.ts); resolves when the exchange has finished. Absent: the
+   * binding's sends are not covered (they go to the agent).
+   */
+  replay?(routed: RoutedCall<C>, prepared: P, body: RequestBody, outcome: Outcome): Promise<void>;
   /**
    * Step 6: the timeout rescue takes `send` (decided on the facts, src/rescue/decision.ts);
    * resolves false at once when this binding cannot (the call is then relayed), else true when

@@ -9,6 +9,8 @@
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
  *   5. what the agent gets (headers or metadata); observers see them last (tracing adds `traceparent`)
+ *      5b. idempotent sends: a repeated SendMessage of an agent with `idempotency` gets the first
+ *          one's outcome (binding.replay) and never reaches the agent; a first is followed (idempotency/)
  *   6. a blocking SendMessage to an agent with `timeoutRescue` → the timeout rescue (rescue/)
  *   7. else relay to the agent, the answer passed on as it arrives (held and rewritten where asked)
  *   8. the exchange finishes exactly once: the answer ended, the client left or the agent failed
@@ -24,6 +26,7 @@ import { rescueDecision } from '../rescue/decision.js';
 import type { ClientCall } from '../exchange/call.js';
 import { place } from '../fleet/placement.js';
 import type { Pins } from '../fleet/pins.js';
+import type { IdempotentSends } from '../idempotency/step.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';
@@ -39,6 +42,8 @@ export interface PipelineDeps {
   readonly access: AccessGate;
   /** Which replica each task and conversation lives on (task affinity, src/fleet/pins.ts). */
   readonly pins: Pins;
+  /** Step 5b, for agents with `idempotency.enabled` (src/idempotency/step.ts). */
+  readonly idempotency: IdempotentSends;
 }
 
 /** Handles one call: `agent` as the listener routed it, `target` what follows the agent's prefix. */
@@ -91,6 +96,12 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       // 5. What the agent gets; observers may add to it.
       const prepared = binding.prepare(routed);
       exchange.emit('onForward', prepared.headers);
+
+      // 5b. Idempotent sends: a duplicate is answered with the first's outcome (off: one boolean).
+      if (upstream.config.idempotency.enabled && binding.replay) {
+        const outcome = await deps.idempotency.check(exchange, clientAddress(call, trusted), body);
+        if (outcome) return await binding.replay(routed, prepared, body, outcome);
+      }
 
       // 6. Timeout rescue for blocking sends.
       const send = rescueDecision(exchange.request, upstream.config.timeoutRescue);

@@ -24,6 +24,7 @@ export const RESTART_ONLY: readonly string[] = [
   'tasks',
   'workers',
   'state',
+  'idempotency',
 ];
 
 type Tree = Record<string, unknown>;

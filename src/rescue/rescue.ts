@@ -44,6 +44,8 @@ export interface RescueRun<R, T> {
   readonly answerBy: number;
   /** Hears every state the rescue sees (gateway-only sightings). */
   readonly tracker: TaskTracker;
+  /** An idempotent send's duplicate (src/idempotency/replay.ts): not a rescue, so not on the record as one. */
+  readonly replay?: boolean;
 }
 
 /** The answer to a rescued call at the end of the shutdown grace: the task id when known, so the
@@ -61,6 +63,24 @@ export async function rescue<R, T>(run: RescueRun<R, T>): Promise<void> {
     const pending = await rescue.send();
     if (!pending) return;
     await rescue.waitUntilSettled(pending);
+    await rescue.answer(pending);
+  } catch (err) {
+    rescue.failed(err);
+  } finally {
+    rescue.end();
+  }
+}
+
+/**
+ * A task already known — the outcome of an idempotent send's first call, answering its duplicate
+ * (src/idempotency/replay.ts) — followed from its id with steps 3–4, no send: a look at it
+ * (GetTask), the wait when `wait` (a blocking duplicate) and it has not settled, the answer.
+ */
+export async function followTask<R, T>(run: RescueRun<R, T>, taskId: string, wait: boolean): Promise<void> {
+  const rescue = new Rescue(run);
+  try {
+    const pending: Pending<R, T> = { taskId, latest: undefined, envelope: undefined };
+    if (wait && !(await rescue.look(pending))) await rescue.waitUntilSettled(pending);
     await rescue.answer(pending);
   } catch (err) {
     rescue.failed(err);
@@ -99,11 +119,11 @@ class Rescue<R, T> {
   /** performance.now() when the task was first seen settled. */
   private settledAt: number | undefined;
   /** The task has been named to the tracker (task affinity pins its replica). */
-  private named = false;
+  private pinned = false;
 
   constructor(private readonly run: RescueRun<R, T>) {
     this.facts = { strategy: possible(run.strategy, run.caller), polls: 0 };
-    run.exchange.record.rescue = this.facts;
+    if (!run.replay) run.exchange.record.rescue = this.facts;
     run.exchange.terminate = this.terminate;
     this.stop = new StopSignals(run.answerBy);
     this.unwatchClient = run.answer.onClientGone(() => this.stop.clientLeft('client gone'));
@@ -125,6 +145,14 @@ class Rescue<R, T> {
       const polled = await this.waitByPolling(pending.taskId);
       if (polled) pending.latest = polled;
     }
+  }
+
+  /** One GetTask of a known task (followTask); true when it has settled. */
+  async look(pending: Pending<R, T>): Promise<boolean> {
+    const reply = await this.run.caller.getTask(pending.taskId, this.stop.either.signal);
+    if (reply.kind !== 'task' || reply.task === undefined) return false;
+    pending.latest = reply.task;
+    return this.see(pending.taskId, reply);
   }
 
   /** 4. The agent's own Task, as GetTask returns it, in the caller's envelope. */
@@ -196,8 +224,8 @@ class Rescue<R, T> {
   private see(taskId: string | undefined, seen: ReplyFacts): boolean {
     const { exchange, tracker } = this.run;
     const { state, contextId } = seen;
-    if (taskId !== undefined && !this.named) {
-      this.named = true; // its replica is known the moment the agent names the task (task affinity)
+    if (taskId !== undefined && !this.pinned) {
+      this.pinned = true; // its replica is known the moment the agent names the task (task affinity)
       const replica = exchange.replica?.url;
       tracker.named({
         agent: exchange.upstream.name,
@@ -236,8 +264,15 @@ class Rescue<R, T> {
       this.reply(() => this.run.answer.passOn(first.raw));
       return undefined;
     }
-    this.facts.taskId = taskId;
+    this.named(taskId);
     return { taskId, latest: first.task, envelope: first.raw };
+  }
+
+  /** The task the send created or continued, known before the answer: on the record, and told to
+   * whoever waits for it (an idempotent send's outcome, Exchange.taskNamed). */
+  private named(taskId: string): void {
+    this.facts.taskId = taskId;
+    this.run.exchange.taskNamed?.(taskId);
   }
 
   /** No answer to a returnImmediately send before the deadline: a 504 that says why. */
@@ -270,7 +305,7 @@ class Rescue<R, T> {
     const agent = this.run.exchange.upstream.name;
     if (streamed.kind === 'none')
       throw new GatewayError('UPSTREAM_INVALID', `agent "${agent}" ended the stream without naming a task`, { agent });
-    this.facts.taskId = streamed.taskId;
+    this.named(streamed.taskId);
     return { taskId: streamed.taskId, latest: streamed.task, envelope: undefined };
   }
 

@@ -13,6 +13,9 @@ import { RedisTaskStore } from './redis-store.js';
 import { MemoryPins, type Pins } from '../fleet/pins.js';
 import { RedisPins } from './redis-pins.js';
 import { StoreStatus, type StoreStatusView } from './store-status.js';
+import type { IdempotencyStore } from '../idempotency/store.js';
+import { MemoryIdempotencyStore } from '../idempotency/memory-store.js';
+import { RedisIdempotencyStore } from '../idempotency/redis-store.js';
 
 export interface State {
   readonly store: TaskStore;
@@ -24,12 +27,20 @@ export interface State {
   readonly sharedCounts?: SharedCounts;
   /** With `state.redis.required`: `/readyz` is 503 while this is false. */
   readonly ready: () => boolean;
+  /** Idempotent sends (src/idempotency/): beside the task store, on its Redis connection when shared. */
+  readonly idempotency: IdempotencyStore;
 }
 
 export function buildState(config: GatewayConfig, log: Logger): State {
   const limits = { maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl };
   const redis = config.state.store === 'redis' ? config.state.redis : undefined;
-  if (!redis) return { store: new InMemoryTaskStore(limits), pins: new MemoryPins(limits), ready: () => true };
+  if (!redis) {
+    const idempotency = new MemoryIdempotencyStore({
+      maxEntries: config.tasks.maxTracked,
+      maxBytes: config.idempotency.memoryBytes,
+    });
+    return { store: new InMemoryTaskStore(limits), pins: new MemoryPins(limits), ready: () => true, idempotency };
+  }
   const status = new StoreStatus(log);
   const client = connectRedis(redis, status);
   return {
@@ -38,5 +49,6 @@ export function buildState(config: GatewayConfig, log: Logger): State {
     status,
     sharedCounts: { client, keyPrefix: redis.keyPrefix },
     ready: () => !redis.required || status.up,
+    idempotency: new RedisIdempotencyStore(client, redis.keyPrefix),
   };
 }

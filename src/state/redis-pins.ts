@@ -3,8 +3,8 @@
  * context, `{prefix}pin:{agent}:{task|context}:{id}` → the replica's URL, written `SET NX` (the
  * first replica wins, on every gateway alike) with the expiry of `tasks.ttl`. Written at once,
  * not through the task store's batched queue: the caller may ask another gateway about the task
- * the moment its answer arrives, and a lookup that misses reads once more after
- * `ownerReadRetry` (redis-reads.ts). A pin never changes, so each process caches what it read.
+ * the moment its answer arrives, and a lookup that misses reads again, three times, from
+ * `ownerReadRetry` on (redis-reads.ts). A pin never changes, so each process caches what it read.
  */
 import type { Redis } from 'ioredis';
 import type { PinKind, Pins } from '../fleet/pins.js';
@@ -25,7 +25,10 @@ export class RedisPins implements Pins {
   ) {
     const size = Math.min(limits.maxTasks, 100_000);
     this.cache = { task: new OwnerCache(size, limits.ttlMs), context: new OwnerCache(size, limits.ttlMs) };
-    this.reads = new RedisReads(client, status, config.ownerReadRetry);
+    // Three re-reads (ownerReadRetry, then twice, then four times as long: 175 ms by default):
+    // a unary answer's task is pinned when the answer ends, as the client reads it, so a client
+    // that asks another gateway at once can be ahead of the pin's write on a loaded host.
+    this.reads = new RedisReads(client, status, config.ownerReadRetry, 3);
   }
 
   pin(agent: string, kind: PinKind, id: string, replica: string): void {

@@ -13,8 +13,10 @@ export class RedisReads {
   constructor(
     private readonly client: Redis,
     private readonly status: StoreStatus,
-    /** A miss is read once more after this long: another replica's write may be on its way (0: never). */
+    /** A miss is read again after this long: another replica's write may be on its way (0: never). */
     private readonly retryMs: number,
+    /** How many times a miss is read again, each wait twice the one before. */
+    private readonly retries = 1,
   ) {}
 
   /** A read that Redis cannot answer now (down, or past `timeout`) is StoreUnavailable. */
@@ -50,9 +52,10 @@ export class RedisReads {
       return missing.length > 0 && found.some((value) => value === null);
     };
     if ([...values.values()].every((value) => value !== undefined)) return values;
-    if ((await fetchMissing()) && this.retryMs > 0) {
-      await new Promise((resolve) => setTimeout(resolve, this.retryMs));
-      await fetchMissing();
+    let missed = await fetchMissing();
+    for (let i = 0, wait = this.retryMs; missed && wait > 0 && i < this.retries; i++, wait *= 2) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      missed = await fetchMissing();
     }
     return values;
   }

@@ -26,6 +26,7 @@ import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
 import type { GrpcChannel } from './channel.js';
 import { rescueGrpcCall } from './rescue.js';
+import { replayGrpcCall } from './replay.js';
 import { grpcExtendedCardRewrite, type GrpcCardDeps } from './extended-card.js';
 import type { HeldRewrite } from './held-answer.js';
 
@@ -62,6 +63,17 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       return { prefix: body, complete: true, forward: body };
     },
     prepare: (routed) => prepare(routed, deps),
+    replay: (routed, prepared, body, outcome) =>
+      replayGrpcCall({
+        call: { req: routed.call.req, res: routed.call.res, exchange: routed.exchange },
+        outcome,
+        body: body.prefix,
+        channel: () => channelOf(routed.exchange, deps),
+        headers: (channel, rpcPath, leftMs) => h2Headers(rpcPath, channel, prepared.headers, leftMs),
+        deadline: prepared.deadline,
+        tracker: deps.tracker,
+        maxBytes: deps.limits.grpc.messageBytes,
+      }),
     rescue: async (routed, prepared, body, send) => {
       const channel = await channelOf(routed.exchange, deps);
       await rescueGrpcCall({

@@ -30,6 +30,7 @@ import { extendedCardRewrite } from './extended-card.js';
 import { answerUnknownAgent } from './unrouted.js';
 import { serveCardFromCache, type CardAddress } from './card.js';
 import { rescueHttpCall } from './rescue-call.js';
+import { replayHttpCall } from './replay.js';
 import type { HttpCall } from './http-call.js';
 
 export interface HttpBindingDeps {
@@ -68,6 +69,7 @@ export function httpBinding(deps: HttpBindingDeps): Binding<HttpCall, HttpPrepar
       headers: agentHeaders(routed),
       errorContext: errorContextOfCall(routed.exchange, routed.call),
     }),
+    replay: (routed, prepared, body, outcome) => replayHttpCall(routed, prepared, body, outcome, deps.tracker),
     rescue: (routed, prepared, body, send) => rescueHttpCall(routed, prepared, body, send, deps),
     relay: (routed, prepared, body) => relay(routed, prepared, body, deps),
     answerUnexpected: (exchange, call, err) => answerUnexpected(exchange, call, err),

@@ -10,6 +10,7 @@ import { GATEWAY_ERROR_REASONS } from '../../errors/gateway-error.js';
 import type { A2AFacts } from '../../exchange/record.js';
 import { exchangeKind } from '../../exchange/kind.js';
 import { ACCESS_DENIALS, PUSH_REFUSALS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../../exchange/record.js';
+import { IDEMPOTENT_OUTCOMES } from '../../exchange/record.js';
 
 export const OTHER = 'other';
 /** `state` of an exchange that carried no task. */
@@ -25,6 +26,7 @@ const BINDING_SET: ReadonlySet<string> = new Set(BINDINGS);
 const VERSIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);
 const DENIALS: ReadonlySet<string> = new Set(ACCESS_DENIALS);
 const REFUSALS: ReadonlySet<string> = new Set(PUSH_REFUSALS);
+const IDEMPOTENT: ReadonlySet<string> = new Set(IDEMPOTENT_OUTCOMES);
 
 const closed = (set: ReadonlySet<string>, value: string | undefined): string =>
   value !== undefined && set.has(value) ? value : OTHER;
@@ -49,6 +51,8 @@ export interface Labeler {
   denial(reason: string): string;
   /** Why a push-notification webhook was refused (PUSH_REFUSALS). */
   pushRefusal(rule: string): string;
+  /** What the idempotent-sends step did (IDEMPOTENT_OUTCOMES). */
+  idempotentOutcome(outcome: string): string;
 }
 
 export function createLabeler(agents: readonly string[]): Labeler {
@@ -68,5 +72,6 @@ export function createLabeler(agents: readonly string[]): Labeler {
     rescueStrategy: (strategy) => closed(STRATEGIES, strategy),
     denial: (reason) => closed(DENIALS, reason),
     pushRefusal: (rule) => closed(REFUSALS, rule),
+    idempotentOutcome: (outcome) => closed(IDEMPOTENT, outcome),
   };
 }

@@ -135,6 +135,11 @@ export const METRICS = {
     labelNames: ['agent', 'strategy'],
     buckets: POLL_BUCKETS,
   },
+  idempotentSends: {
+    name: 'a2a_idempotent_sends_total',
+    help: 'SendMessage calls to agents with idempotency on, by outcome (first, replayed, waited, refused, unavailable).',
+    labelNames: ['agent', 'outcome'],
+  },
   configReloads: {
     name: 'a2a_config_reloads_total',
     help: 'Configuration reloads (SIGHUP, POST /admin/reload), by result: success (applied) or failure (invalid config: the old one stays).',

@@ -77,6 +77,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const rescues = counter(METRICS.rescues);
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
   const rescuePolls = histogram(METRICS.rescuePolls);
+  const idempotentSends = counter(METRICS.idempotentSends);
   const access = accessCounters(counter, labels);
   const reloads = reloadMetrics(registers);
 
@@ -170,6 +171,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
         rescueAnswerDelay.observe({ agent, strategy }, rescue.settleToAnswerMs / 1000);
       rescuePolls.observe({ agent, strategy }, rescue.polls);
     }
+    if (record.idempotency)
+      idempotentSends.inc({ agent, outcome: labels.idempotentOutcome(record.idempotency.outcome) });
   };
 
   const taskListener: TaskListener = (event) => {
