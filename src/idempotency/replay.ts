@@ -12,22 +12,14 @@ import type { BlockingSend } from '../a2a/rescue-wire.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { followTask } from '../rescue/rescue.js';
+import { sendOf } from '../rescue/decision.js';
 import type { RescueAnswer, UpstreamCaller } from '../rescue/ports.js';
 
 export const IDEMPOTENT_HEADER = 'a2a-gateway-idempotent';
 
 /** The duplicate as the rescue's calls and answer need it (as rescueDecision, blocking or not). */
 export function replaySendOf(facts: RequestFacts): BlockingSend | undefined {
-  if (facts.binding === 'unknown') return undefined;
-  const id = facts.jsonrpcId;
-  return {
-    binding: facts.binding,
-    version: facts.wireVersion,
-    jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
-    ...(facts.historyLength !== undefined ? { historyLength: facts.historyLength } : {}),
-    ...(facts.tenant ? { tenant: facts.tenant } : {}),
-    followUp: !!facts.taskId,
-  };
+  return sendOf(facts);
 }
 
 export interface TaskReplay<R, T> {

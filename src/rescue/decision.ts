@@ -21,6 +21,12 @@ export function rescueDecision(
 ): BlockingSend | undefined {
   if (!rescue.enabled || facts === undefined || facts.binding === 'unknown') return undefined;
   if (facts.operation !== 'SendMessage' || facts.blocking !== true) return undefined;
+  return sendOf(facts);
+}
+
+/** A send as the rescue's calls and answer need it, read in the version its body is written in. */
+export function sendOf(facts: RequestFacts): BlockingSend | undefined {
+  if (facts.binding === 'unknown') return undefined;
   const id = facts.jsonrpcId;
   return {
     binding: facts.binding,
