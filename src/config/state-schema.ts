@@ -28,7 +28,7 @@ const redis = z
     required: z.boolean().default(false),
     /**
      * A task another replica has just created may not be in Redis yet (its write is
-     * asynchronous): an owner lookup that finds nothing asks once more after this long.
+     * asynchronous): an owner lookup that finds nothing asks again after this long, then twice and four times as long.
      */
     ownerReadRetry: duration('25ms'),
     /** How long the replica exporting the task gauges keeps that role without scraping (then another takes it). */

@@ -50,7 +50,8 @@ export class RedisTaskStore implements TaskStore {
     readonly status: StoreStatus,
   ) {
     this.prefix = config.keyPrefix;
-    this.reads = new RedisReads(client, status, config.ownerReadRetry);
+    // Three re-reads (as the pins, redis-pins.ts): a loaded replica may take longer than one retry to write.
+    this.reads = new RedisReads(client, status, config.ownerReadRetry, 3);
     client.defineCommand('a2aWrite', { numberOfKeys: 0, lua: WRITE });
     client.defineCommand('a2aCensus', { numberOfKeys: 0, lua: CENSUS });
     const cacheSize = Math.min(limits.maxTasks, 100_000);
