@@ -63,8 +63,9 @@ export const HELP = `usage: node bench/run.mjs [options]   (npm run bench -- [op
                      (a full run does this by default; --no-profile turns it off)
   --paths a,b        only these paths (direct,nginx,node,gateway,...); direct is always included
   --with a,b         also run these optional gateway variants (e.g. gateway+rescue)
-  --scenarios 1,3    only these scenarios (1-10; 6 = timeout-rescue timing, 7 = telemetry cost side by side,
-                     8 = gRPC unary, 9 = gRPC streaming, 10 = 10,000 open streams: only when named)
+  --scenarios 1,3    only these scenarios (1-11; 6 = timeout-rescue timing, 7 = telemetry cost side by side,
+                     8 = gRPC unary, 9 = gRPC streaming; only when named: 10 = 10,000 open streams,
+                     11 = GetTask about a pinned task)
   --rounds N         rounds of the unary scenarios, paced SSE, scenarios 8-9 and 7 (default 3, 11 for
                      scenario 7; quick 1): more rounds, steadier medians on a noisy machine
   --streams N        open streams of scenario 10, the fan-in at scale (default 10,000; only with --scenarios 10)

@@ -145,6 +145,17 @@ export const GATEWAY_VARIANTS = [
     replicated: true,
   },
   {
+    // Task affinity with its pins in Redis, as every gateway replica shares them: a call about a
+    // task reads its pin from Redis once per process, then from the process's cache (pins never
+    // change, src/fleet/pins.ts); each named task is one `SET NX`. Counterpart: `gateway+redis`.
+    name: 'gateway+affinity+redis',
+    label: 'gateway, task affinity with pins in Redis (upstreams: [url]; state.store: redis)',
+    optional: true,
+    redis: true,
+    replicated: true,
+    config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
+  },
+  {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
     // --with or --paths.
     name: 'gateway+rescue',

@@ -30,13 +30,18 @@ export function sendMessageRequest(text = 'what is 6x7?', id = 1) {
   });
 }
 
+/** GetTask request for `taskId` (the task every Task answer of the bench's upstream names). */
+export function getTaskRequest(taskId, id = 1) {
+  return JSON.stringify({ jsonrpc: '2.0', method: 'GetTask', params: { id: taskId }, id });
+}
+
 /** Scenario 1 response: a direct Message (the capture's response body, 251 bytes). */
 export const SMALL_MESSAGE_RESPONSE =
   '{"jsonrpc":"2.0","id":1,"result":{"message":{' +
   '"messageId":"57576e05-9280-4c58-a2f0-1a4d0b8023e8","contextId":"7213f23e-d523-4be2-9ed2-d683af2f7cf3",' +
   '"role":"ROLE_AGENT","parts":[{"text":"You asked: what is 6x7? Answer: 42.","mediaType":"text/plain"}]}}}';
 
-const TASK_ID = 'e1bb4e81-cdf1-494d-a100-3f3cdf925a17';
+export const TASK_ID = 'e1bb4e81-cdf1-494d-a100-3f3cdf925a17';
 const CONTEXT_ID = '6dc9ac75-dd6c-4128-9b4a-11144865e7bd';
 
 /** Deterministic filler text of exactly `n` ASCII characters (no quotes, backslashes or `$`). */

@@ -12,7 +12,7 @@
 // then the streams; 4 and 5 restart the proxies first, 6 brings its own gateway; then the gRPC
 // scenarios 8 and 9 (`grpc: true`: the run starts the gRPC upstream and gives every gateway
 // variant a gRPC agent only when one of them is selected). A scenario with `optIn: true` (10, the
-// fan-in at 10,000 streams) runs only when --scenarios names it.
+// fan-in at 10,000 streams; 11, GetTask about a pinned task) runs only when --scenarios names it.
 import unaryMessage from './1-unary-message.mjs';
 import unaryTask from './2-unary-task.mjs';
 import sseStream from './3-sse-stream.mjs';
@@ -23,6 +23,7 @@ import telemetrySideBySide from './7-telemetry-side-by-side.mjs';
 import grpcUnary from './8-grpc-unary.mjs';
 import grpcStream from './9-grpc-stream.mjs';
 import sseFanInScale from './10-sse-fan-in-scale.mjs';
+import unaryGetTask from './11-unary-get-task.mjs';
 
 export const SCENARIOS = [
   unaryMessage,
@@ -35,4 +36,5 @@ export const SCENARIOS = [
   grpcUnary,
   grpcStream,
   sseFanInScale,
+  unaryGetTask,
 ];

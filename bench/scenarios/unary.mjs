@@ -1,11 +1,12 @@
-// Scenarios 1 and 2 have one shape: unary SendMessage against one upstream agent, closed-loop
-// throughput and then latency at a fixed rate. Each is this factory with its agent and words.
-import { sendMessageRequest } from '../lib/payloads.mjs';
+// Scenarios 1, 2 and 11 have one shape: one unary JSON-RPC request against one upstream agent,
+// closed-loop throughput and then latency at a fixed rate. Each is this factory with its agent,
+// request and words.
+import { A2A_HEADERS, sendMessageRequest } from '../lib/payloads.mjs';
 import { unaryThroughput, unaryLatency, unaryWarmup } from '../lib/measure.mjs';
 import { runRounds } from '../lib/rounds.mjs';
 import { f, k, signed, diff, paragraph, table, measurement, availablePaths } from '../lib/markdown.mjs';
 
-const REQUEST = sendMessageRequest();
+const SEND = sendMessageRequest();
 
 const describeThroughput = (v) =>
   `${f(v.rps, 0)} req/s, p50 ${v.p50ms} ms, cpu/10k ${f(v.cpuPer10k, 2)} s, errors ${v.errors + v.non2xx}`;
@@ -76,21 +77,27 @@ function latencySection(results, key) {
 }
 
 /**
- * A unary scenario: `id` 1 or 2, the upstream `agent` it asks, `title` (console) and `heading`
- * (RESULTS.md). Results: `s<id>_throughput` and `s<id>_latency`.
+ * A unary scenario: `id`, the upstream `agent` it asks, the `request` body (default SendMessage),
+ * `title` (console) and `heading` (RESULTS.md); `prime` (optional) is one SendMessage sent
+ * through each path before its warmup, so the task the load asks about is known (pinned) there.
+ * Results: `s<id>_throughput` and `s<id>_latency`.
  */
-export function unaryScenario({ id, agent, title, heading }) {
+export function unaryScenario({ id, agent, title, heading, request = SEND, prime = false, optIn = false }) {
+  const REQUEST = request;
   const tk = `s${id}_throughput`;
   const lk = `s${id}_latency`;
   const url = (p) => `${p.agentUrl(agent)}/a2a/jsonrpc`;
   return {
     id,
     title,
+    optIn,
     async run(ctx) {
       const S = ctx.settings;
       ctx.log(`scenario ${id}: ${title}`);
-      for (const p of ctx.paths)
+      for (const p of ctx.paths) {
+        if (prime) await primeTask(url(p));
         await unaryWarmup({ url: url(p), body: REQUEST, durationS: S.warmupS * (p.warmupFactor ?? 1) });
+      }
       const load = { body: REQUEST, connections: S.unary.connections, durationS: S.unary.durationS };
       const throughput = (p) =>
         unaryThroughput({ ...load, url: url(p), pid: p.pid, upstreamPid: ctx.upstreamPids.nginx });
@@ -125,4 +132,11 @@ export function unaryScenario({ id, agent, title, heading }) {
       ];
     },
   };
+}
+
+/** One SendMessage whose Task answer the path's gateway pins (with affinity) before the load asks about it. */
+async function primeTask(url) {
+  const res = await fetch(url, { method: 'POST', headers: A2A_HEADERS, body: SEND });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`priming ${url}: HTTP ${res.status}`);
 }
