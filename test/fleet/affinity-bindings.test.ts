@@ -19,7 +19,8 @@ let replicas: Peer[] = [];
 let gw: RunningGateway;
 
 beforeAll(async () => {
-  replicas = await Promise.all([startPeerV1({ stepMs: 5, grpc: true }), startPeerV1({ stepMs: 5, grpc: true })]);
+  const peer = () => startPeerV1({ stepMs: 5, grpc: true, extendedCard: true });
+  replicas = await Promise.all([peer(), peer()]);
   const upstreams = replicas.map((r) => ({ url: r.url, grpc: r.grpcUrl }));
   gw = await startTestGateway({ echo: { upstreams, grpc: { listen: { port: 0 } } } });
 });
@@ -44,4 +45,21 @@ describe.each<TransportName>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('over %s', (trans
     }
     replicas.forEach((r, i) => expect(sendsAt(r, transport) - before[i]!).toBeGreaterThan(TASKS / 2));
   }, 120_000);
+});
+
+// Each replica's extended card names that replica's own addresses; whichever replica answers, the
+// card the client gets points only at the gateway (the rewrite is against the answering replica).
+describe.each<TransportName>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('the extended card over %s', (transport) => {
+  it('points at the gateway whichever replica answers', async () => {
+    const client = await clientV1(`${gw.url}/agents/echo/`, { transport });
+    const before = replicas.map((r) => r.requests.length);
+    const addresses = replicas.flatMap((r) => [new URL(r.url).host, r.grpcUrl!.replace(/^\w+:\/\//, '')]);
+    for (let i = 0; i < 6; i++) {
+      const card = await client.getAgentCard(within(5000));
+      expect(card.name).toContain('(extended)');
+      for (const { url } of card.supportedInterfaces)
+        for (const address of addresses) expect(url, `${url} names replica ${address}`).not.toContain(address);
+    }
+    replicas.forEach((r, i) => expect(r.requests.length).toBeGreaterThan(before[i]!));
+  }, 60_000);
 });

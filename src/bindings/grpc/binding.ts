@@ -179,7 +179,9 @@ function answerRewrite(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps
   // The AgentCard message's version is its rpc's package (methods.ts), whatever `a2a-version` says.
   const version = grpcMethod(call.target)?.version;
   if (exchange.request?.operation === 'GetExtendedAgentCard' && version) {
-    return grpcExtendedCardRewrite(exchange.upstream, version, call.req.headers[':authority'], deps.cards);
+    const { upstream } = exchange;
+    const authority = call.req.headers[':authority'];
+    return grpcExtendedCardRewrite(upstream, routed.replica.url, version, authority, deps.cards);
   }
   const filter: Admission['answerFilter'] = admission.answerFilter;
   return filter && { message: filter('grpc'), maxBytes: deps.limits.grpc.messageBytes };

@@ -37,8 +37,10 @@ function hostnameOf(authority: string | undefined): string | undefined {
   }
 }
 
+/** `replicaUrl`: the replica that answers, whose own URLs its card names (docs/fleet.md "Replicas"). */
 export function grpcExtendedCardRewrite(
   upstream: Upstream,
+  replicaUrl: string,
   version: ProtocolVersion,
   authority: string | undefined,
   deps: GrpcCardDeps,
@@ -51,7 +53,7 @@ export function grpcExtendedCardRewrite(
     maxBytes: deps.maxBytes,
     message: {
       apply(message) {
-        const out = rewriteCardProto(message, version, upstream.config.url, publicAgentUrl, grpc);
+        const out = rewriteCardProto(message, version, replicaUrl, publicAgentUrl, grpc);
         return out.notCard !== undefined ? notCard(out.notCard) : { message: out.body };
       },
       unreadable: notCard,
