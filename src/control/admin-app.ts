@@ -17,12 +17,14 @@ import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from '../errors/control-answer.js';
 import { requireAdminToken } from './admin-token.js';
 import { mountConsoleApi, type ConsoleApiDeps } from '../console/api.js';
-import { mountReplicas } from './replicas.js';
+import { mountReplicas, type ReplicaSources } from './replicas.js';
 
 /** What the admin listener serves from elsewhere than this process: every worker's, in a cluster worker. */
 export interface AdminSources {
   readonly metrics: () => Promise<Response>;
   readonly exchanges: (query: RecentQuery) => Promise<readonly object[]>;
+  /** `/admin/replicas` and drain over every worker. */
+  readonly replicas?: ReplicaSources;
 }
 
 export interface AdminDeps {
@@ -34,6 +36,8 @@ export interface AdminDeps {
   /** `/readyz` is 503 while this is false (state.redis.required). */
   readonly stateReady?: () => boolean;
   readonly recent: RecentExchanges;
+  /** Where `/admin/replicas` and drain act, when not this process alone: every worker (src/cluster/). */
+  readonly replicas?: ReplicaSources;
   /** Where `/exchanges` reads, when not `recent` alone: in a cluster worker, every worker's (src/cluster/worker.ts). */
   readonly exchanges?: (query: RecentQuery) => Promise<readonly object[]>;
   readonly tracker: TaskTracker;
@@ -62,7 +66,7 @@ export function createAdminApp(deps: AdminDeps): Hono {
   app.get('/agents/', async (c) => c.json(await catalog()));
   mountRecords(app, deps);
   mountReload(app, deps.reload);
-  mountReplicas(app, () => deps.upstreams);
+  mountReplicas(app, () => deps.upstreams, deps.replicas);
   if (deps.console) mountConsoleApi(app, deps.console);
   const metrics = deps.metrics ? `, ${deps.metrics.path}` : '';
   answerMisses(

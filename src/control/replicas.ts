@@ -38,31 +38,58 @@ export function replicasReport(upstreams: ReadonlyMap<string, Upstream>): object
   };
 }
 
-export function mountReplicas(app: Hono, upstreams: () => ReadonlyMap<string, Upstream>): void {
-  app.get('/admin/replicas', (c) => c.json(replicasReport(upstreams())));
-  app.post('/admin/agents/:name/replicas/drain', (c) => setDrained(c, upstreams(), true));
-  app.post('/admin/agents/:name/replicas/undrain', (c) => setDrained(c, upstreams(), false));
-}
+/** The outcome of a drain or undrain: the replica as it is now, or why there is none. */
+export type DrainResult =
+  { readonly ok: true; readonly body: object } | { readonly ok: false; readonly message: string };
 
-async function setDrained(c: Context, upstreams: ReadonlyMap<string, Upstream>, drained: boolean): Promise<Response> {
-  const name = c.req.param('name')!;
-  const upstream = upstreams.get(name);
-  if (!upstream) return errorAnswer(c, 404, 'NOT_FOUND', `no agent named ${JSON.stringify(name)} is configured`);
-  const url = await urlOf(c);
-  if (url === undefined)
-    return errorAnswer(c, 400, 'INVALID_ARGUMENT', 'the body must be JSON: { "url": "<a replica URL of the agent>" }');
+/** Sets one replica's drain in this process (also what a cluster worker runs when asked). */
+export function drainReplica(
+  upstreams: ReadonlyMap<string, Upstream>,
+  agent: string,
+  url: string,
+  drained: boolean,
+): DrainResult {
+  const upstream = upstreams.get(agent);
+  if (!upstream) return { ok: false, message: `no agent named ${JSON.stringify(agent)} is configured` };
   const replica = upstream.replicas.find((r) => r.url === url.replace(/\/+$/, ''));
   if (!replica) {
     const known = upstream.replicas.map((r) => r.url).join(', ');
-    return errorAnswer(
-      c,
-      404,
-      'NOT_FOUND',
-      `agent ${name} has no replica ${JSON.stringify(url)}; its replicas: ${known}`,
-    );
+    return { ok: false, message: `agent ${agent} has no replica ${JSON.stringify(url)}; its replicas: ${known}` };
   }
   replica.health.drained = drained;
-  return c.json({ agent: name, ...replicaStatus(replica) });
+  return { ok: true, body: { agent, ...replicaStatus(replica) } };
+}
+
+/**
+ * In a cluster worker (`workers` > 1) the list and the drain cover every worker, through the
+ * primary (src/cluster/worker.ts): health and drain are per process.
+ */
+export interface ReplicaSources {
+  readonly list: () => Promise<object>;
+  readonly drain: (agent: string, url: string, drained: boolean) => Promise<DrainResult>;
+}
+
+export function mountReplicas(
+  app: Hono,
+  upstreams: () => ReadonlyMap<string, Upstream>,
+  sources: ReplicaSources | undefined,
+): void {
+  app.get('/admin/replicas', async (c) => c.json(sources ? await sources.list() : replicasReport(upstreams())));
+  const drain = (drained: boolean) => async (c: Context) => {
+    const url = await urlOf(c);
+    if (url === undefined)
+      return errorAnswer(
+        c,
+        400,
+        'INVALID_ARGUMENT',
+        'the body must be JSON: { "url": "<a replica URL of the agent>" }',
+      );
+    const agent = c.req.param('name')!;
+    const result = sources ? await sources.drain(agent, url, drained) : drainReplica(upstreams(), agent, url, drained);
+    return result.ok ? c.json(result.body) : errorAnswer(c, 404, 'NOT_FOUND', result.message);
+  };
+  app.post('/admin/agents/:name/replicas/drain', drain(true));
+  app.post('/admin/agents/:name/replicas/undrain', drain(false));
 }
 
 async function urlOf(c: Context): Promise<string | undefined> {

@@ -38,6 +38,7 @@ import { Generations } from '../reload/generations.js';
 import { applyConfig, refuseConfig, type ReloadTarget } from '../reload/apply.js';
 import type { LastReload, ReloadReport } from '../reload/report.js';
 import type { AdminSources } from '../control/admin-app.js';
+import { drainReplica, replicasReport, type DrainResult } from '../control/replicas.js';
 import { createConsoleParts } from '../console/console-parts.js';
 import type { FeedStats } from '../console/feed.js';
 import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from '../bindings/grpc/listeners.js';
@@ -75,6 +76,10 @@ export interface RunningGateway {
   readonly local: {
     exchanges(query: RecentQuery): ExchangeRecord[];
     metricsJson(): Promise<readonly unknown[]>;
+    /** This process's replicas as `/admin/replicas` lists them. */
+    replicas(): object;
+    /** Drains (or undrains) one replica in this process. */
+    drain(agent: string, url: string, drained: boolean): DrainResult;
   };
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
@@ -172,7 +177,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= shutdown(config, parts, generations, { server, admin, grpc }));
   const { tracker, inspectionBudget } = parts;
-  const local = { exchanges: (q: RecentQuery) => parts.recent.find(q), metricsJson: parts.telemetry.metricsJson };
+  const local = {
+    exchanges: (q: RecentQuery) => parts.recent.find(q),
+    metricsJson: parts.telemetry.metricsJson,
+    replicas: () => replicasReport(generations.current.upstreams),
+    drain: (agent: string, url: string, drained: boolean) =>
+      drainReplica(generations.current.upstreams, agent, url, drained),
+  };
   return {
     url,
     adminUrl,

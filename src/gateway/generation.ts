@@ -153,6 +153,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     },
     recent: shared.recent,
     exchanges: shared.adminSources?.exchanges,
+    replicas: shared.adminSources?.replicas,
     tracker: shared.tracker,
     metrics: config.metrics.enabled
       ? { path: config.metrics.path, handler: shared.adminSources?.metrics ?? shared.telemetry.metricsHandler }
