@@ -3,7 +3,8 @@
  * configured with `upstreams` and `health.enabled`, and one log line per state change of any
  * replica, told to telemetry too. Started when the generation goes live, stopped when a reload
  * retires it (src/reload/generations.ts) or the gateway stops, so a reload leaves no checker of
- * the old config behind. Health is per gateway process: each process checks on its own.
+ * the old config behind; the replicas both configs have keep their health across it
+ * (`carryOver`). Health is per gateway process: each process checks on its own.
  */
 import type { Logger } from '../log.js';
 import type { Upstream } from '../transport/upstream.js';
@@ -18,9 +19,15 @@ export interface HealthEvents {
 }
 
 export interface HealthMonitor {
+  /** Takes over the previous generation's view of the replicas both configs have (a reload). */
+  carryOver(previous: object | undefined): void;
   start(): void;
   stop(): void;
 }
+
+/** The monitors made here, so a new generation can read the replicas of the one before. */
+const replicasOf = new WeakMap<object, ReadonlyMap<string, { health: Replica['health'] }>>();
+const keyOf = (agent: string, url: string) => `${agent}\u0000${url}`;
 
 export function healthMonitor(
   upstreams: ReadonlyMap<string, Upstream>,
@@ -30,7 +37,16 @@ export function healthMonitor(
   const checkers: HealthChecker[] = [];
   const replicas = [...upstreams.values()].flatMap((u) => u.replicas.map((r) => [u, r] as const));
   let started = false;
-  return {
+  const monitor: HealthMonitor = {
+    carryOver(previous) {
+      const before = previous === undefined ? undefined : replicasOf.get(previous);
+      if (!before) return;
+      for (const [upstream, replica] of replicas) {
+        const old = before.get(keyOf(upstream.name, replica.url));
+        const checksOn = upstream.config.replicated && upstream.config.health.enabled;
+        if (old) replica.health.carryOver(old.health, checksOn);
+      }
+    },
     start() {
       if (started) return;
       started = true;
@@ -49,6 +65,8 @@ export function healthMonitor(
       for (const [, replica] of replicas) replica.health.stop();
     },
   };
+  replicasOf.set(monitor, new Map(replicas.map(([u, r]) => [keyOf(u.name, r.url), r])));
+  return monitor;
 }
 
 /** Only replicated agents are checked: an agent given as `url` has nowhere else to send its calls. */

@@ -28,6 +28,7 @@ export class Generations<G extends LiveGeneration> {
     const previous = this.current;
     next.registry.carryOver(previous.registry);
     next.registry.start();
+    next.health?.carryOver(previous.health);
     next.health?.start();
     this.current = next;
     previous.registry.stop(); // no more card retries; fetches under way still have their pools

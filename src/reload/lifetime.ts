@@ -19,7 +19,7 @@ export interface LiveGeneration {
     stop(): void;
   };
   /** The replicas' health checks (src/fleet/health-monitor.ts): run while the generation is current. */
-  readonly health?: { start(): void; stop(): void };
+  readonly health?: { carryOver(previous: object | undefined): void; start(): void; stop(): void };
 }
 
 /** Closes what a generation holds (its pools, channels, timers). */

@@ -60,6 +60,8 @@ export class ReplicaHealth {
   /** Told every state change (src/fleet/health-monitor.ts logs and counts it). */
   onChange: ((change: HealthChange) => void) | undefined;
   private ejection: NodeJS.Timeout | undefined;
+  /** When the current ejection ends (epoch ms), for a reload to carry it over. */
+  private ejectedUntil = 0;
 
   constructor(
     drained: boolean,
@@ -101,6 +103,21 @@ export class ReplicaHealth {
     if (limit > 0 && this.callFailures >= limit && this.healthy) this.eject(detail);
   }
 
+  /**
+   * A reload's new generation takes over what this process knew of an unchanged replica, so a
+   * reload does not send new conversations to a replica just found dead. Unhealthy carries over
+   * only while active checks are on (without them nothing would ever bring it back); an ejection
+   * keeps its end. Not a change: nothing is told.
+   */
+  carryOver(previous: ReplicaHealth, checksOn: boolean): void {
+    this.lastCheck = previous.lastCheck;
+    this.checkPasses = previous.checkPasses;
+    this.checkFailures = previous.checkFailures;
+    this.callFailures = previous.callFailures;
+    if (previous.state === 'unhealthy' && checksOn) this.state = 'unhealthy';
+    else if (previous.state === 'ejected') this.ejectFor(previous.ejectedUntil - Date.now());
+  }
+
   /** The generation is retired: no more timers, no more reports. */
   stop(): void {
     clearTimeout(this.ejection);
@@ -113,9 +130,17 @@ export class ReplicaHealth {
     // Passes counted before the ejection must not end it at the next check.
     this.checkPasses = 0;
     this.move('ejected', `${failures} live calls failed in a row: ${detail}`);
+    this.ejectFor(this.policy.ejectionTime);
+  }
+
+  /** Ejected for `ms` more (none left: not ejected); its end is a timer. */
+  private ejectFor(ms: number): void {
+    if (ms <= 0) return;
+    this.state = 'ejected';
+    this.ejectedUntil = Date.now() + ms;
     this.ejection = setTimeout(() => {
       if (this.state === 'ejected') this.move('healthy', `ejection time (${this.policy.ejectionTime} ms) over`);
-    }, this.policy.ejectionTime);
+    }, ms);
     this.ejection.unref();
   }
 

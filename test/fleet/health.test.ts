@@ -43,6 +43,17 @@ function agents(withChecked = true): Record<string, unknown> {
   };
 }
 
+const configOf = (agentsConfig: Record<string, unknown>) =>
+  parseConfig(
+    JSON.stringify({
+      listen: { host: '127.0.0.1', port: 0 },
+      ...adminConfig,
+      shutdown: { grace: '2s' },
+      agents: agentsConfig,
+    }),
+    'reload',
+    {},
+  );
 const adminConfig = { admin: { listen: { host: '127.0.0.1', port: 0 }, token: TOKEN } };
 const auth = { authorization: `Bearer ${TOKEN}` };
 
@@ -70,6 +81,7 @@ interface Row {
   drained: boolean;
   outstanding: number;
   lastCheck: { ok: boolean; detail: string } | null;
+  consecutiveCheckFailures: number;
 }
 
 async function rows(agent: string): Promise<Row[]> {
@@ -174,18 +186,30 @@ describe('active health checks', () => {
     );
   });
 
-  it("stops the old generation's checkers on reload", async () => {
-    const next = parseConfig(
-      JSON.stringify({
-        listen: { host: '127.0.0.1', port: 0 },
-        ...adminConfig,
-        shutdown: { grace: '2s' },
-        agents: agents(false),
-      }),
-      'reload',
-      {},
+  it('keeps an unchanged replica unhealthy across a reload', async () => {
+    checked.status = 500;
+    const row = await pollUntil(
+      () => rowOf('checked', checked.url),
+      (r) => r.state === 'unhealthy' && r.consecutiveCheckFailures >= 5,
+      10_000,
+      'five failed checks',
     );
-    expect(gateway.reload(next).ok).toBe(true);
+    expect(gateway.reload(configOf(agents())).ok).toBe(true);
+    // Read at once: a fresh generation would have counted at most the one check since the reload.
+    const after = await rowOf('checked', checked.url);
+    expect(after.state).toBe('unhealthy');
+    expect(after.consecutiveCheckFailures).toBeGreaterThanOrEqual(row.consecutiveCheckFailures);
+    checked.status = 200;
+    await pollUntil(
+      () => rowOf('checked', checked.url),
+      (r) => r.state === 'healthy',
+      10_000,
+      'healthy',
+    );
+  });
+
+  it("stops the old generation's checkers on reload", async () => {
+    expect(gateway.reload(configOf(agents(false))).ok).toBe(true);
     // A check already out when the reload came may still land: settle, then count.
     await new Promise((r) => setTimeout(r, 300));
     const [hits, failures] = [checked.hits, checkFailures(await metrics())];

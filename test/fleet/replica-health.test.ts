@@ -117,3 +117,35 @@ describe('passive ejection', () => {
     expect(changes).toHaveLength(1);
   });
 });
+
+describe('carried over a reload', () => {
+  it('keeps an unhealthy replica unhealthy while checks are on; with checks off it starts healthy', () => {
+    const { h: before } = health({ unhealthyThreshold: 1 });
+    before.checked(false, 'ECONNREFUSED');
+    const on = new ReplicaHealth(false, policy);
+    on.carryOver(before, true);
+    expect(on.state).toBe('unhealthy');
+    expect(on.checkFailures).toBe(1);
+    expect(on.lastCheck).toMatchObject({ ok: false, detail: 'ECONNREFUSED' });
+    const off = new ReplicaHealth(false, policy);
+    off.carryOver(before, false);
+    expect(off.state).toBe('healthy');
+  });
+
+  it('keeps an ejection until its end, then takes the replica back', () => {
+    const { h: before } = health();
+    for (let i = 0; i < 3; i++) before.called(false, 'HTTP 500');
+    vi.advanceTimersByTime(10_000);
+    const after = new ReplicaHealth(false, policy);
+    const changes: HealthChange[] = [];
+    after.onChange = (change) => changes.push(change);
+    after.carryOver(before, true);
+    before.stop();
+    expect(after.state).toBe('ejected');
+    vi.advanceTimersByTime(19_999);
+    expect(after.state).toBe('ejected');
+    vi.advanceTimersByTime(1);
+    expect(after.state).toBe('healthy');
+    expect(changes).toMatchObject([{ from: 'ejected', to: 'healthy' }]);
+  });
+});
