@@ -148,6 +148,15 @@ describe('a replica dies behind two gateway processes', () => {
       await untilState(g, replicas[1]!.url, 'unhealthy', 0);
       const survivor = (await replicaRows(g)).find((r) => r.url === replicas[0]!.url)!;
       expect(survivor).toMatchObject({ state: 'healthy', drained: false });
+      // One log line for the change (the log is written in batches: wait for it).
+      const change = `"agent":"echo","replica":"${replicas[1]!.url}","from":"healthy","to":"unhealthy"`;
+      await pollUntil(
+        async () => g.log(),
+        (log) => log.includes(change),
+        10_000,
+        'the change logged',
+      );
+      expect(g.log()).toContain('replica health changed');
     }
   }, 60_000);
 
