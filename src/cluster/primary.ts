@@ -106,6 +106,14 @@ function questionsFromWorkers(p: Primary): Handlers {
       return mergeExchanges(answers, query as RecentQuery, p.config.inspection.recent);
     },
     'reload-all': () => relayReload(p),
+    // Health and drain are per worker: the list shows each, a drain reaches them all.
+    replicas: async () => ({
+      workers: (await p.fleet.askAll('local-replicas')).map((r) => ({
+        pid: r.worker.process.pid,
+        ...(r.body as object),
+      })),
+    }),
+    'drain-all': async (body) => (await p.fleet.askAll('local-drain', body)).map((r) => r.body),
   };
 }
 

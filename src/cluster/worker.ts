@@ -1,7 +1,7 @@
 /**
  * A cluster worker (`workers` > 1): the same gateway as the single process (src/gateway/gateway.ts),
  * whose listeners node:cluster shares with the other workers. What only the whole cluster knows
- * (/metrics, /exchanges) the worker asks the primary for (src/cluster/primary.ts); what the
+ * (/metrics, /exchanges, /admin/replicas and drains) the worker asks the primary for (src/cluster/primary.ts); what the
  * primary asks of it (its registry, its recent exchanges, a reload) it answers here.
  *
  * Signals: SIGTERM drains like the single process. SIGINT and SIGHUP are ignored: in a terminal,
@@ -18,6 +18,7 @@ import { Asker, answer, isQuestion, type Handlers, type Send } from './ipc.js';
 import { askPrimaryForMetrics } from './metrics.js';
 import { RELOAD_TOPIC, combinedReport, reloadWorker, type ReloadAnswer, type ReloadOwn } from './reload.js';
 import { serialised } from '../reload/from-file.js';
+import { replicasOfAllWorkers } from './replicas.js';
 
 /** How long a worker waits for the primary's answer (the primary waits less for each worker). */
 const ASK_PRIMARY_MS = 5000;
@@ -60,6 +61,7 @@ export async function runWorker(
     adminSources: {
       metrics: askPrimaryForMetrics(askPrimary),
       exchanges: async (query: RecentQuery) => (await askPrimary('exchanges', query)) as readonly object[],
+      replicas: replicasOfAllWorkers(askPrimary),
     },
   }).catch(onStartFailure);
   started.gateway = running;
@@ -78,6 +80,11 @@ function listen(current: () => RunningGateway | undefined, reload: () => Promise
     'local-metrics': () => current()?.local.metricsJson() ?? [],
     'local-exchanges': (query) => current()?.local.exchanges(query as RecentQuery) ?? [],
     [RELOAD_TOPIC]: reload,
+    'local-replicas': () => current()?.local.replicas() ?? { agents: [] },
+    'local-drain': (body) => {
+      const { agent, url, drained } = body as { agent: string; url: string; drained: boolean };
+      return current()?.local.drain(agent, url, drained) ?? { ok: false, message: '(worker): still starting' };
+    },
   };
   process.on('message', (message: unknown) => {
     if (asker.receive(message)) return;

@@ -55,6 +55,17 @@ export interface FleetAgent {
   readonly openStreams: number;
   /** Findings in the last 60 minutes. */
   readonly findingsLastHour: number;
+  /** Agents configured with `upstreams`: each replica's health as this gateway process sees it. */
+  readonly replicas?: readonly FleetReplica[];
+}
+
+export interface FleetReplica {
+  readonly url: string;
+  /** healthy, unhealthy or ejected (docs/fleet.md "Health"). */
+  readonly state: string;
+  readonly drained: boolean;
+  /** Calls sent to it and not yet finished. */
+  readonly outstanding: number;
 }
 
 export type ExchangeKind = 'message' | 'task' | 'error' | 'other';

@@ -2,12 +2,13 @@
  * `GET /console/api/fleet` (src/console/api-types.ts FleetView): per configured agent, the card
  * registry's status (src/cards/registry.ts) and what the card advertises (card-protocols.ts), the
  * stats window (stats.ts), and tracked tasks by state from the task store's census
- * (src/tasks/tracker.ts; a `view`: every replica gets it, unlike the gauges' census).
+ * (src/tasks/tracker.ts; a `view`: every replica gets it, unlike the gauges' census), and each
+ * replica's health for agents configured with `upstreams`.
  */
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
 import type { TaskCensus, TaskTracker } from '../tasks/tracker.js';
-import type { FleetAgent, FleetView } from './api-types.js';
+import type { FleetAgent, FleetReplica, FleetView } from './api-types.js';
 import type { ConsoleStats } from './stats.js';
 import { cardProtocols } from './card-protocols.js';
 
@@ -37,9 +38,22 @@ export async function fleetView(deps: FleetSources): Promise<FleetView> {
       ...cardProtocols(status.card),
       ...counts,
       tasksByState: statesOf(census, status.name),
+      ...replicasOf(deps.upstreams.get(status.name)),
     });
   }
   return { at: Date.now(), windowMinutes: deps.stats.windowMinutes, agents };
+}
+
+/** Only agents configured with `upstreams` have replicas to show. */
+function replicasOf(upstream: Upstream | undefined): { replicas?: FleetReplica[] } {
+  if (!upstream?.config.replicated) return {};
+  const replicas = upstream.replicas.map(({ url, health }) => ({
+    url,
+    state: health.state,
+    drained: health.drained,
+    outstanding: health.outstanding,
+  }));
+  return { replicas };
 }
 
 async function censusOf(tracker: TaskTracker, agents: readonly string[]): Promise<TaskCensus | undefined> {

@@ -2,7 +2,8 @@
  * The admin listener's endpoints (hono), the operator plane apart from traffic: what
  * the gateway recorded (`/exchanges`, `/tasks/{agent}/{taskId}`), Prometheus metrics, the full
  * fleet catalog with each agent's own URL and the interfaces the rewrite left alone, liveness and
- * readiness, and `POST /admin/reload` (re-read the config file). All of it names the
+ * readiness, `POST /admin/reload` (re-read the config file), and the replicas' health and drain
+ * (replicas.ts). All of it names the
  * fleet's insides, so with `admin.token` every request needs the token (admin-token.ts), and the
  * listener defaults to 127.0.0.1.
  */
@@ -16,11 +17,14 @@ import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from '../errors/control-answer.js';
 import { requireAdminToken } from './admin-token.js';
 import { mountConsoleApi, type ConsoleApiDeps } from '../console/api.js';
+import { mountReplicas, type ReplicaSources } from './replicas.js';
 
 /** What the admin listener serves from elsewhere than this process: every worker's, in a cluster worker. */
 export interface AdminSources {
   readonly metrics: () => Promise<Response>;
   readonly exchanges: (query: RecentQuery) => Promise<readonly object[]>;
+  /** `/admin/replicas` and drain over every worker. */
+  readonly replicas?: ReplicaSources;
 }
 
 export interface AdminDeps {
@@ -32,6 +36,8 @@ export interface AdminDeps {
   /** `/readyz` is 503 while this is false (state.redis.required). */
   readonly stateReady?: () => boolean;
   readonly recent: RecentExchanges;
+  /** Where `/admin/replicas` and drain act, when not this process alone: every worker (src/cluster/). */
+  readonly replicas?: ReplicaSources;
   /** Where `/exchanges` reads, when not `recent` alone: in a cluster worker, every worker's (src/cluster/worker.ts). */
   readonly exchanges?: (query: RecentQuery) => Promise<readonly object[]>;
   readonly tracker: TaskTracker;
@@ -60,11 +66,12 @@ export function createAdminApp(deps: AdminDeps): Hono {
   app.get('/agents/', async (c) => c.json(await catalog()));
   mountRecords(app, deps);
   mountReload(app, deps.reload);
+  mountReplicas(app, () => deps.upstreams, deps.replicas);
   if (deps.console) mountConsoleApi(app, deps.console);
   const metrics = deps.metrics ? `, ${deps.metrics.path}` : '';
   answerMisses(
     app,
-    `the admin listener serves /healthz, /readyz, /agents, /exchanges, /tasks/{agent}/{taskId}${metrics}, POST /admin/reload${deps.console ? ', /console/api/…' : ''}`,
+    `the admin listener serves /healthz, /readyz, /agents, /exchanges, /tasks/{agent}/{taskId}${metrics}, POST /admin/reload, /admin/replicas, POST /admin/agents/{name}/replicas/drain|undrain${deps.console ? ', /console/api/…' : ''}`,
   );
   return app;
 }

@@ -85,6 +85,12 @@ export class Exchange {
   /** The agent's replica the call went to (pipeline step 3c); undefined while not placed, or refused before. */
   replica: Replica | undefined = undefined;
   /**
+   * The HTTP status the replica answered with, set by the forwarders when its headers come;
+   * undefined when it never answered. Passive health (src/fleet/observer.ts) reads it: a 5xx is
+   * the replica's failure, whatever the gateway then told the client.
+   */
+  replicaStatus: number | undefined = undefined;
+  /**
    * Told the task a send created the moment a stage knows it before the answer does (the timeout
    * rescue's returnImmediately reply): an idempotent send records it as its outcome at once
    * (src/idempotency/first-send.ts). Undefined unless that step set it.

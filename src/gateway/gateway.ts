@@ -30,6 +30,7 @@ import { idempotentSends } from '../idempotency/step.js';
 import { createIdempotencyTap } from '../idempotency/tap.js';
 import { createLogger, type Logger } from '../log.js';
 import { createTelemetry } from '../telemetry/telemetry.js';
+import type { ReplicaView } from '../telemetry/metrics/replica-metrics.js';
 import { GATEWAY_VERSION } from '../version.js';
 import { buildAccessControl, type AccessControl } from '../access/build.js';
 import { buildGeneration, releaseGeneration, type Generation, type Shared } from './generation.js';
@@ -37,6 +38,7 @@ import { Generations } from '../reload/generations.js';
 import { applyConfig, refuseConfig, type ReloadTarget } from '../reload/apply.js';
 import type { LastReload, ReloadReport } from '../reload/report.js';
 import type { AdminSources } from '../control/admin-app.js';
+import { drainReplica, replicasReport, type DrainResult } from '../control/replicas.js';
 import { createConsoleParts } from '../console/console-parts.js';
 import type { FeedStats } from '../console/feed.js';
 import { closeGrpcListeners, grpcPorts, openGrpcListeners, type GrpcListeners } from '../bindings/grpc/listeners.js';
@@ -74,6 +76,10 @@ export interface RunningGateway {
   readonly local: {
     exchanges(query: RecentQuery): ExchangeRecord[];
     metricsJson(): Promise<readonly unknown[]>;
+    /** This process's replicas as `/admin/replicas` lists them. */
+    replicas(): object;
+    /** Drains (or undrains) one replica in this process. */
+    drain(agent: string, url: string, drained: boolean): DrainResult;
   };
   /** Stops accepting, lets exchanges in flight finish for `shutdown.grace`, then ends the rest. */
   close(): Promise<void>;
@@ -108,13 +114,16 @@ interface Parts extends Shared {
 }
 
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
-  const parts = assemble(config, options);
+  // The metrics read the current generation's replicas, which exist only once it is built.
+  const live: { generations?: Generations<Generation> } = {};
+  const parts = assemble(config, options, () => replicaViews(live.generations?.current));
   // The listeners read `generations.current` per request; it is set before either listens. The
   // admin catalog names the agents at the traffic listener's address unless `publicUrl` says.
   let url = '';
   const publicBase = (next: GatewayConfig) => () => next.publicUrl ?? url;
   const build = (next: GatewayConfig) => buildGeneration(next, parts, publicBase(next));
   const generations = new Generations(build(config), releaseGeneration, parts.log);
+  live.generations = generations;
   const server = createGatewayServer({ handlers: generations, isDraining: parts.isDraining, limits: config.limits });
   const admin = createAdminServer(generations, config.limits);
   let adminUrl: string;
@@ -141,6 +150,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   }
   const metricsUrl = config.metrics.enabled ? `${adminUrl}${config.metrics.path}` : undefined;
   generations.current.registry.start();
+  generations.current.health.start();
   const agents = Object.keys(config.agents);
   const tracing = parts.telemetry.tracingEnabled;
   const level = options.announce === false ? 'debug' : 'info';
@@ -167,7 +177,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= shutdown(config, parts, generations, { server, admin, grpc }));
   const { tracker, inspectionBudget } = parts;
-  const local = { exchanges: (q: RecentQuery) => parts.recent.find(q), metricsJson: parts.telemetry.metricsJson };
+  const local = {
+    exchanges: (q: RecentQuery) => parts.recent.find(q),
+    metricsJson: parts.telemetry.metricsJson,
+    replicas: () => replicasReport(generations.current.upstreams),
+    drain: (agent: string, url: string, drained: boolean) =>
+      drainReplica(generations.current.upstreams, agent, url, drained),
+  };
   return {
     url,
     adminUrl,
@@ -189,7 +205,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 }
 
 /** What outlives reloads: logger, task tracker, telemetry, observers, recent exchanges. */
-function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
+function assemble(config: GatewayConfig, options: GatewayOptions, replicas: () => ReplicaView[]): Parts {
   const log = options.logger ?? createLogger(config.log.level);
   const stateStore = buildState(config, log);
   const tracker = new TaskTracker(stateStore.store);
@@ -200,6 +216,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     agents: Object.keys(config.agents),
     tracker,
     storeStatus: stateStore.status,
+    replicas,
     env: options.env ?? {},
     serviceVersion: GATEWAY_VERSION,
     metrics: config.metrics.enabled,
@@ -220,6 +237,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     state,
     stateStore,
     pins: stateStore.pins,
+    healthEvents: telemetry.replicaEvents,
     replicated,
     idempotency: idempotentSends(stateStore.idempotency),
     isDraining: () => state.draining,
@@ -227,6 +245,21 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     lastReload: () => state.lastReload,
     grpcPorts: grpcPorts(),
   };
+}
+
+/** The replicas of the agents configured with `upstreams`, as the a2a_replica_* gauges read them. */
+function replicaViews(generation: Generation | undefined): ReplicaView[] {
+  if (!generation) return [];
+  return [...generation.upstreams.values()]
+    .filter((u) => u.config.replicated)
+    .flatMap((u) =>
+      u.replicas.map((r) => ({
+        agent: u.name,
+        replica: r.url,
+        state: r.health.state,
+        outstanding: r.health.outstanding,
+      })),
+    );
 }
 
 /** The agents configured with `upstreams`: only their tasks and conversations are pinned. */

@@ -12,6 +12,7 @@ import type { RequestListener } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
 import type { Pins } from '../fleet/pins.js';
+import { healthMonitor, type HealthEvents, type HealthMonitor } from '../fleet/health-monitor.js';
 import { closeUpstream, createUpstream, type Upstream } from '../transport/upstream.js';
 import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
@@ -65,6 +66,8 @@ export interface Shared {
   readonly grpcPorts: GrpcPorts;
   /** The console's stats and live feed (src/console/console-parts.ts). */
   readonly console: ConsoleParts;
+  /** Where replica health changes and failed checks are counted (telemetry); absent with metrics off. */
+  readonly healthEvents: HealthEvents | undefined;
   /** Idempotent sends, over the store made with the task store (src/state/build.ts). */
   readonly idempotency: IdempotentSends;
   /** Access control over this generation's agents, reading task owners from the state store. */
@@ -87,6 +90,8 @@ export interface Generation extends TrafficHandlers {
   readonly grpc: GrpcHandlers;
   /** The HTTP/2 channels to the agents' gRPC interfaces, closed with the generation. */
   readonly grpcAgents: GrpcAgents;
+  /** The replicas' health checks: started when the generation goes live, stopped when it is retired. */
+  readonly health: HealthMonitor;
 }
 
 /**
@@ -148,6 +153,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     },
     recent: shared.recent,
     exchanges: shared.adminSources?.exchanges,
+    replicas: shared.adminSources?.replicas,
     tracker: shared.tracker,
     metrics: config.metrics.enabled
       ? { path: config.metrics.path, handler: shared.adminSources?.metrics ?? shared.telemetry.metricsHandler }
@@ -181,7 +187,8 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     agentForAuthority: (authority) => agentForHost(traffic.hostRoutes, authority),
   };
   const adminListener = getRequestListener(admin.fetch);
-  return { ...traffic, config, upstreams, registry, inFlight, admin: adminListener, grpc, grpcAgents };
+  const health = healthMonitor(upstreams, log, shared.healthEvents);
+  return { ...traffic, config, upstreams, registry, inFlight, admin: adminListener, grpc, grpcAgents, health };
 }
 
 /** The console API's sources (src/console/api.ts): this generation's agents and cards, the shared numbers. */
@@ -214,6 +221,7 @@ function consoleDeps(
 /** What a generation holds beyond its exchanges: card retry timers, then the agents' pools. */
 export async function releaseGeneration(generation: Generation): Promise<void> {
   generation.registry.stop();
+  generation.health.stop();
   await Promise.all([...generation.upstreams.values()].map(closeUpstream));
   await generation.grpcAgents.close();
 }

@@ -28,8 +28,11 @@ export class Generations<G extends LiveGeneration> {
     const previous = this.current;
     next.registry.carryOver(previous.registry);
     next.registry.start();
+    next.health?.carryOver(previous.health);
+    next.health?.start();
     this.current = next;
     previous.registry.stop(); // no more card retries; fetches under way still have their pools
+    previous.health?.stop(); // its checkers would only duplicate the new ones
     this.retired.add(previous);
     this.timer ??= setInterval(() => this.releaseFinished(), RETIRED_CHECK_MS).unref();
   }

@@ -18,6 +18,8 @@ export interface LiveGeneration {
     start(): void;
     stop(): void;
   };
+  /** The replicas' health checks (src/fleet/health-monitor.ts): run while the generation is current. */
+  readonly health?: { carryOver(previous: object | undefined): void; start(): void; stop(): void };
 }
 
 /** Closes what a generation holds (its pools, channels, timers). */

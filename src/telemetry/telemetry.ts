@@ -12,12 +12,15 @@ import { registryJson, type RegistryJson } from './metrics/cluster-metrics.js';
 import { createTracing } from './tracing/tracing.js';
 import { tracingOptionsFromEnv, type Env } from './tracing/tracing-config.js';
 import type { TracingLog } from './tracing/export-thread.js';
+import type { ReplicaEvents, ReplicaView } from './metrics/replica-metrics.js';
 
 export interface TelemetryOptions {
   readonly agents: readonly string[];
   readonly tracker: TrackedTasks;
   /** The shared state store's health (`a2a_state_store_*`); absent for the in-memory store. */
   readonly storeStatus?: StoreStatusView;
+  /** The current config's replicas, read at scrape time (`a2a_replica_*`). */
+  readonly replicas?: () => Iterable<ReplicaView>;
   /** OTEL_* variables; tracing is off unless they configure an exporter. */
   readonly env: Env;
   readonly serviceVersion?: string;
@@ -41,6 +44,8 @@ export interface Telemetry {
   setAgents(agents: readonly string[]): void;
   /** Counts a reload, applied (`ok`) or refused. No-op with metrics off. */
   reloaded(ok: boolean): void;
+  /** Replica health changes and failed checks, counted; undefined with metrics off. */
+  readonly replicaEvents: ReplicaEvents | undefined;
   /** The registry as JSON, which a cluster worker sends the primary to sum (src/cluster/metrics.ts). */
   readonly metricsJson: () => Promise<RegistryJson>;
   /** Exports the spans still queued; call once the listener has drained. */
@@ -56,6 +61,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
           agents: options.agents,
           processMetrics: options.processMetrics,
           storeStatus: options.storeStatus,
+          replicas: options.replicas,
         });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);
@@ -67,6 +73,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     metricsHandler: metricsHandler(registry),
     setAgents: (agents) => metrics?.setAgents(agents),
     reloaded: (ok) => metrics?.reloaded(ok),
+    replicaEvents: metrics?.replicaEvents,
     metricsJson: registryJson(registry),
     shutdown: () => tracing.shutdown(),
   };

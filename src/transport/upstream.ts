@@ -80,7 +80,7 @@ function createReplica(replica: ReplicaConfig, config: AgentConfig): Replica {
     pool: createPool(origin, config, config.connections),
     streams: createPool(origin, config, config.streamConnections),
     grpc: replica.grpc,
-    health: new ReplicaHealth(replica.drain),
+    health: new ReplicaHealth(replica.drain, config.health),
   };
 }
 

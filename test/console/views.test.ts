@@ -35,7 +35,7 @@ beforeAll(async () => {
   let base = '';
   broken = await scriptedUpstream(misbehaving(() => base));
   base = broken.url;
-  const agents: Record<string, { url: string; [key: string]: unknown }> = Object.fromEntries(
+  const agents: Record<string, { url?: string; [key: string]: unknown }> = Object.fromEntries(
     Object.entries(fleet.agents).map(([name, url]) => [name, { url }]),
   );
   agents['deployer'] = {
@@ -43,6 +43,8 @@ beforeAll(async () => {
     timeoutRescue: { enabled: true, clientTimeout: '1s', margin: '200ms' },
   };
   agents['broken'] = { url: broken.url };
+  // One agent as replicas (a list of one): the fleet view shows each replica's health.
+  agents['code-reviewer'] = { upstreams: [agents['code-reviewer']!.url] };
   gateway = await startTestGateway(agents);
   outcomes = await runDemo(gateway.url, () => {}, { url: gateway.adminUrl });
   // A blocking send to the deployer: its task runs far past the client's 1 s deadline.
@@ -94,6 +96,12 @@ describe('console views on the demo fleet', () => {
     expect(text).toContain('completed 1'); // one task, now completed
     expect(text).toContain('SendMessage');
     expect(await row.locator('canvas').count()).toBe(1);
+    // Its one replica, healthy, with its URL; an agent given as `url` shows none.
+    const replica = row.locator(`[data-replica="${fleet.agents['code-reviewer']}"]`);
+    expect(await replica.textContent()).toContain('healthy');
+    expect(await replica.textContent()).toContain('outstanding');
+    const deployer = page.locator('tbody tr', { has: page.locator('th', { hasText: 'deployer' }) });
+    expect(await deployer.locator('[data-replica]').count()).toBe(0);
     expect(await page.locator('tbody tr').count()).toBe(4); // the demo fleet and the broken agent
     await done(page, 'fleet');
   });

@@ -21,6 +21,8 @@ export interface Peer {
 }
 
 export interface PeerOptions {
+  /** Listen on this port (default: any free one); a test restarting a replica passes its old port. */
+  port?: number;
   /** Mount the whole agent under a path prefix, e.g. "/team/reviewer". */
   prefix?: string;
   /** Delay between task steps, ms (default 150). */

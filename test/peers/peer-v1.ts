@@ -20,6 +20,7 @@ export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
   const grpc = opts.grpc ? await startGrpcHost(requests) : undefined;
   const hosted = await hostAgent({
     prefix: opts.prefix,
+    port: opts.port,
     card: peerCard(opts.streaming ?? true),
     executor,
     compatV03: opts.compatV03,

@@ -84,6 +84,7 @@ class GrpcRelay {
   private onResponse(headers: IncomingHttpHeaders, flags: number): void {
     const { res } = this.call;
     const status = Number(headers[':status'] ?? 200);
+    this.exchange.replicaStatus = status;
     const outgoing = relayedHeaders(headers);
     this.exchange.emit('onResponseStart', status, outgoing);
     if (flags & constants.NGHTTP2_FLAG_END_STREAM) {

@@ -142,6 +142,7 @@ class Relay implements Dispatcher.DispatchHandler {
     releaseRawHeaders(controller);
     const { exchange, request } = this;
     exchange.record.status = status;
+    exchange.replicaStatus = status;
     this.lengthFramed = headers['content-length'] !== undefined;
     this.closeDelimited = !this.lengthFramed && headers['transfer-encoding'] === undefined;
     const eventStream = isEventStream(headers);

@@ -1,5 +1,5 @@
 /** Fleet (`/console/`): one row per agent, polled from /console/api/fleet every few seconds. */
-import type { FleetAgent, FleetView } from '../api-types.js';
+import type { FleetAgent, FleetReplica, FleetView } from '../api-types.js';
 import { html } from './html.js';
 import { problem, usePoll } from './poll.js';
 import { COLORS, Sparkline } from './sparkline.js';
@@ -17,6 +17,20 @@ function Totals({ agent }: { agent: FleetAgent }) {
   >`;
 }
 
+/** Each replica's health: its state (healthy in the ok colour), drained, calls outstanding. */
+function Replicas({ replicas }: { replicas: readonly FleetReplica[] | undefined }) {
+  if (!replicas?.length) return '—';
+  return html`<ul class="plain">
+    ${replicas.map(
+      (r) =>
+        html`<li data-replica=${r.url}>
+          <span class=${r.state === 'healthy' ? 'ok' : 'bad'}>${r.state}</span>${r.drained ? ' · drained' : ''}
+          <br /><small>${r.url} · ${r.outstanding} outstanding</small>
+        </li>`,
+    )}
+  </ul>`;
+}
+
 function Row({ agent, windowMinutes }: { agent: FleetAgent; windowMinutes: number }) {
   const states = Object.entries(agent.tasksByState).filter(([, n]) => n > 0);
   return html`<tr>
@@ -30,6 +44,7 @@ function Row({ agent, windowMinutes }: { agent: FleetAgent; windowMinutes: numbe
             >`
       }
     </td>
+    <td data-label="Replicas"><${Replicas} replicas=${agent.replicas} /></td>
     <td data-label="Protocol">
       ${agent.protocolVersions.join(', ') || '—'}<br /><small>${agent.bindings.join(', ')}</small>
     </td>
@@ -77,6 +92,7 @@ export function FleetPage() {
                 <tr>
                   <th scope="col">Agent</th>
                   <th scope="col">Reachable</th>
+                  <th scope="col">Replicas</th>
                   <th scope="col">Protocol / bindings</th>
                   <th scope="col">Requests / min</th>
                   <th scope="col">Tasks by state</th>

@@ -140,6 +140,31 @@ export const METRICS = {
     help: 'SendMessage calls to agents with idempotency on, by outcome (first, replayed, waited, refused, unavailable).',
     labelNames: ['agent', 'outcome'],
   },
+  replicaHealthy: {
+    name: 'a2a_replica_healthy',
+    help: 'Whether the replica takes new conversations by its health (1 healthy; 0 unhealthy or ejected). Per gateway process; across cluster workers the minimum.',
+    labelNames: ['agent', 'replica'],
+  },
+  replicaState: {
+    name: 'a2a_replica_state',
+    help: 'The replica health state this gateway process sees: 1 for its state (healthy, unhealthy, ejected), 0 for the others. Across cluster workers the maximum (1: some worker sees it so).',
+    labelNames: ['agent', 'replica', 'state'],
+  },
+  replicaOutstanding: {
+    name: 'a2a_replica_outstanding',
+    help: 'Calls sent to the replica and not yet finished (the balancer picks the fewest).',
+    labelNames: ['agent', 'replica'],
+  },
+  replicaEjections: {
+    name: 'a2a_replica_ejections_total',
+    help: 'Times the replica was ejected by passive outlier detection (consecutive live-call failures).',
+    labelNames: ['agent', 'replica'],
+  },
+  replicaCheckFailures: {
+    name: 'a2a_replica_health_check_failures_total',
+    help: 'Active health checks of the replica that failed (not 2xx, no connection, or past the timeout).',
+    labelNames: ['agent', 'replica'],
+  },
   configReloads: {
     name: 'a2a_config_reloads_total',
     help: 'Configuration reloads (SIGHUP, POST /admin/reload), by result: success (applied) or failure (invalid config: the old one stays).',
@@ -151,6 +176,9 @@ export const METRICS = {
     labelNames: [],
   },
 } as const;
+
+/** `state` of a2a_replica_state (src/transport/replica-health.ts HealthState). */
+export const REPLICA_STATES = ['healthy', 'unhealthy', 'ejected'] as const;
 
 /** `result` of a2a_config_reloads_total. */
 export const RELOAD_RESULTS = ['success', 'failure'] as const;

@@ -15,6 +15,7 @@ import { REJECTION_REASONS, UPSTREAM_REASONS } from '../../errors/gateway-error.
 import { ACCESS_DENIALS, PUSH_REFUSALS, STREAM_EVENT_KINDS } from '../../exchange/record.js';
 import { CellCounter, CellHistogram } from './metric-cells.js';
 import { STORE_OPERATIONS, type StoreStatusView } from '../../state/store-status.js';
+import { replicaMetrics, type ReplicaEvents, type ReplicaView } from './replica-metrics.js';
 
 export interface MetricsOptions {
   /** The configured agents: the only values the `agent` label takes (besides `other`). */
@@ -23,6 +24,8 @@ export interface MetricsOptions {
   readonly processMetrics?: boolean;
   /** The shared state store's health; absent: the in-memory store (up, no errors). */
   readonly storeStatus?: StoreStatusView;
+  /** The current config's replicas, read at scrape time for the a2a_replica_* gauges. */
+  readonly replicas?: () => Iterable<ReplicaView>;
   readonly now?: () => number;
 }
 
@@ -38,6 +41,8 @@ export interface GatewayMetrics {
   setAgents(agents: readonly string[]): void;
   /** Counts a reload and sets a2a_config_last_reload_success (src/reload/). */
   reloaded(ok: boolean): void;
+  /** Replica health changes and failed checks (src/fleet/health-monitor.ts tells them). */
+  readonly replicaEvents: ReplicaEvents;
 }
 
 export type TrackedTasks = Pick<TaskTracker, 'subscribe' | 'store' | 'emit'>;
@@ -137,6 +142,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   startAgents(agents);
   if (options.processMetrics !== false) addProcessMetrics(registry);
   stateStoreMetrics(registers, options.storeStatus);
+  const replicaEvents = replicaMetrics(registers, labels, options.replicas ?? (() => []));
 
   const onFinish = (record: ExchangeRecord): void => {
     const a2a = record.a2a;
@@ -198,6 +204,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       startAgents(added);
     },
     reloaded: reloads,
+    replicaEvents,
   };
 }
 

@@ -192,6 +192,11 @@ beforeAll(async () => {
       reviewer: { url: peer.url },
       gone: { url: 'http://127.0.0.1:1' },
       rescued: { url: peer.url, timeoutRescue: { enabled: true, clientTimeout: '4s' } },
+      // Two replicas, one dead: the replica panels show one healthy, one failing its checks.
+      replicas: {
+        upstreams: [peer.url, 'http://127.0.0.1:1'],
+        health: { interval: '200ms', timeout: '200ms', unhealthyThreshold: 1 },
+      },
     },
     { admin: { listen: { host: '127.0.0.1', port: 0 }, token: ADMIN_TOKEN } },
   );
@@ -301,7 +306,7 @@ describe('the alert rules against a real Prometheus', () => {
     parseYaml(readFileSync(ALERTS, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
   ).groups.flatMap((g) => g.rules);
 
-  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials, failed reloads and a shared store down', () => {
+  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials, failed reloads, a shared store down and an unhealthy replica', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'A2AAgentErrorRatio',
       'A2ATaskStuckWorking',
@@ -312,6 +317,7 @@ describe('the alert rules against a real Prometheus', () => {
       'A2AJwksUnavailable',
       'A2AConfigReloadFailed',
       'A2AStateStoreDown',
+      'A2AReplicaUnhealthy',
     ]);
   });
 
