@@ -222,6 +222,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     pins: stateStore.pins,
     replicated,
     idempotency: idempotentSends(stateStore.idempotency),
+    windows: stateStore.windows,
     isDraining: () => state.draining,
     stateReady: stateStore.ready,
     lastReload: () => state.lastReload,

@@ -32,6 +32,9 @@ import { serveCardFromCache, type CardAddress } from './card.js';
 import { rescueHttpCall } from './rescue-call.js';
 import { replayHttpCall } from './replay.js';
 import type { HttpCall } from './http-call.js';
+import { resumeHttpCall } from './resume.js';
+import type { ReplayWindows } from '../../resume/window.js';
+import { ResumableStream } from '../../resume/stream-ids.js';
 
 export interface HttpBindingDeps {
   readonly cards: CardCache;
@@ -45,6 +48,8 @@ export interface HttpBindingDeps {
   readonly tracker: TaskTracker;
   /** Where the gateway serves gRPC (the cards' GRPC interfaces point there: src/cards/grpc-address.ts). */
   readonly grpcPorts: GrpcPorts;
+  /** Stream resume's replay windows (src/resume/), made with the state store (src/state/build.ts). */
+  readonly windows: ReplayWindows;
 }
 
 export interface HttpPrepared extends Prepared {
@@ -70,6 +75,7 @@ export function httpBinding(deps: HttpBindingDeps): Binding<HttpCall, HttpPrepar
       errorContext: errorContextOfCall(routed.exchange, routed.call),
     }),
     replay: (routed, prepared, body, outcome) => replayHttpCall(routed, prepared, body, outcome, deps.tracker),
+    resume: (routed, resume) => resumeHttpCall(routed, resume, deps.windows),
     rescue: (routed, prepared, body, send) => rescueHttpCall(routed, prepared, body, send, deps),
     relay: (routed, prepared, body) => relay(routed, prepared, body, deps),
     answerUnexpected: (exchange, call, err) => answerUnexpected(exchange, call, err),
@@ -154,7 +160,20 @@ function relay(
     replica: routed.replica,
     stream: wantsStream(call, exchange.request),
     rewriteFor: responseRewrite(routed, prepared.errorContext, deps),
+    resume: exchange.upstream.config.resume.enabled ? resumableStream(exchange, deps.windows) : undefined,
   });
+}
+
+/** A SendStreamingMessage or SubscribeToTask of an agent with `resume`: its events get ids and a window. */
+function resumableStream(exchange: Exchange, windows: ReplayWindows): ForwardRequest['resume'] {
+  const facts = exchange.request;
+  const op = facts?.operation;
+  if (op !== 'SendStreamingMessage' && op !== 'SubscribeToTask') return undefined;
+  if (facts!.binding === 'grpc' || facts!.binding === 'unknown') return undefined;
+  const { name, config } = exchange.upstream;
+  const { window, grace } = config.resume;
+  const limits = { events: window.events, bytes: window.bytes, ttlMs: window.ttl };
+  return { stream: new ResumableStream(name, facts!.binding, windows, limits), graceMs: grace };
 }
 
 /** Long-lived: a streaming operation, or anything that asks for an event stream. */
