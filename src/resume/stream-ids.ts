@@ -69,6 +69,7 @@ export class ResumableStream {
     const bytes = Buffer.from(frame.bytes); // kept beyond this chunk: a copy of its own
     this.keep(seq, bytes.length);
     this.windows.append(this.key!, seq, bytes, { minSeq: this.minSeq, ttlMs: this.limits.ttlMs });
+    if (seq === 1) this.startLease(); // after the first append: the in-memory window exists from then on
     return withFieldLine(frame, eventIdLine(this.taskId!, this.tag, seq));
   }
 
@@ -86,10 +87,14 @@ export class ResumableStream {
     if (!taskId) return false;
     this.taskId = taskId;
     this.key = windowKey(this.agent, taskId, this.tag);
-    this.windows.lease(this.key, LEASE_MS);
+    return true;
+  }
+
+  /** Tells resumes elsewhere that this stream is still read, renewed until it ends. */
+  private startLease(): void {
+    this.windows.lease(this.key!, LEASE_MS);
     this.renew = setInterval(renewLease, RENEW_MS, this);
     this.renew.unref();
-    return true;
   }
 
   /** The window's caps, as the oldest event number it keeps. */
