@@ -200,6 +200,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions): Parts {
     agents: Object.keys(config.agents),
     tracker,
     storeStatus: stateStore.status,
+    windowWriteFailures: () => stateStore.windows.failures,
     env: options.env ?? {},
     serviceVersion: GATEWAY_VERSION,
     metrics: config.metrics.enabled,

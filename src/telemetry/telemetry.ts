@@ -18,6 +18,8 @@ export interface TelemetryOptions {
   readonly tracker: TrackedTasks;
   /** The shared state store's health (`a2a_state_store_*`); absent for the in-memory store. */
   readonly storeStatus?: StoreStatusView;
+  /** Stream resume's failed window writes so far (`a2a_resume_window_write_failures_total`). */
+  readonly windowWriteFailures?: () => number;
   /** OTEL_* variables; tracing is off unless they configure an exporter. */
   readonly env: Env;
   readonly serviceVersion?: string;
@@ -56,6 +58,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
           agents: options.agents,
           processMetrics: options.processMetrics,
           storeStatus: options.storeStatus,
+          windowWriteFailures: options.windowWriteFailures,
         });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);

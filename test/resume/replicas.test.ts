@@ -145,4 +145,15 @@ describe('stream resume across two gateway processes on one Redis', () => {
     expect(resumed.status).toBe(410);
     expect(JSON.parse(resumed.raw().toString()).error.details[0].reason).toBe('RESUME_WINDOW_EXCEEDED');
   });
+
+  it('counts what it did on a2a_stream_resumes_total (the other gateway replayed and refused above)', async () => {
+    const text = await (await fetch(`${b.adminUrl}/metrics`)).text();
+    const count = (agent: string, outcome: string) =>
+      Number(
+        new RegExp(`^a2a_stream_resumes_total\\{agent="${agent}",outcome="${outcome}"\\} (\\d+)`, 'm').exec(text)?.[1],
+      );
+    expect(count('counter', 'replayed')).toBe(WIRES.length + 1);
+    expect(count('short', 'beyond_window')).toBe(1);
+    expect(text).toMatch(/^a2a_resume_window_write_failures_total 0$/m);
+  });
 });

@@ -23,6 +23,8 @@ export interface MetricsOptions {
   readonly processMetrics?: boolean;
   /** The shared state store's health; absent: the in-memory store (up, no errors). */
   readonly storeStatus?: StoreStatusView;
+  /** Stream resume's failed window writes so far (src/resume/window.ts `failures`). */
+  readonly windowWriteFailures?: () => number;
   readonly now?: () => number;
 }
 
@@ -78,6 +80,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
   const rescuePolls = histogram(METRICS.rescuePolls);
   const idempotentSends = counter(METRICS.idempotentSends);
+  const streamResumes = counter(METRICS.streamResumes);
   const access = accessCounters(counter, labels);
   const reloads = reloadMetrics(registers);
 
@@ -137,6 +140,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   startAgents(agents);
   if (options.processMetrics !== false) addProcessMetrics(registry);
   stateStoreMetrics(registers, options.storeStatus);
+  windowWriteMetric(registers, options.windowWriteFailures);
 
   const onFinish = (record: ExchangeRecord): void => {
     const a2a = record.a2a;
@@ -173,6 +177,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     }
     if (record.idempotency)
       idempotentSends.inc({ agent, outcome: labels.idempotentOutcome(record.idempotency.outcome) });
+    if (record.resume) streamResumes.inc({ agent, outcome: labels.resumeOutcome(record.resume) });
   };
 
   const taskListener: TaskListener = (event) => {
@@ -264,6 +269,19 @@ function stateStoreMetrics(registers: Registry[], status: StoreStatusView | unde
       // The store keeps the running totals; the counter shows them (reset, then the total).
       this.reset();
       for (const operation of STORE_OPERATIONS) this.inc({ operation }, status?.errors[operation] ?? 0);
+    },
+  });
+}
+
+/** Stream resume's failed window writes, read at scrape time from the windows' own count. */
+function windowWriteMetric(registers: Registry[], failures: (() => number) | undefined): void {
+  new Counter({
+    ...METRICS.resumeWindowWriteFailures,
+    labelNames: [],
+    registers,
+    collect() {
+      this.reset();
+      this.inc(failures?.() ?? 0);
     },
   });
 }
