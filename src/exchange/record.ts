@@ -103,11 +103,12 @@ export interface IdempotencyFacts {
 
 /**
  * What stream resume did with a call that carried `Last-Event-ID` (src/resume/): the events
- * after it replayed from the window (then the live ones), or answered RESUME_WINDOW_EXCEEDED
+ * after it replayed from the window (then the live ones), `continued` with an upstream
+ * SubscribeToTask once nobody read the agent's stream any more, or answered RESUME_WINDOW_EXCEEDED
  * (`beyond_window`: older than the window, unknown, or a gap), or the window store could not be
  * read (`unavailable`).
  */
-export const RESUME_OUTCOMES = ['replayed', 'beyond_window', 'unavailable'] as const;
+export const RESUME_OUTCOMES = ['replayed', 'continued', 'beyond_window', 'unavailable'] as const;
 export type ResumeOutcome = (typeof RESUME_OUTCOMES)[number];
 
 /**

@@ -67,7 +67,13 @@ export interface Binding<C extends ClientCall, P extends Prepared> {
    * Step 4b: a resumed stream, answered from the replay window (src/resume/); resolves when the
    * exchange has finished. Absent: the binding's streams are not resumed (they go to the agent).
    */
-  resume?(routed: RoutedCall<C>, resume: ResumeRequest): Promise<void>;
+  resume?(
+    routed: RoutedCall<C>,
+    resume: ResumeRequest,
+    body: RequestBody,
+    /** The replica of a task by id (the continuation's SubscribeToTask goes there: step 3c's rules). */
+    replicaOf: (taskId: string) => Promise<Replica>,
+  ): Promise<void>;
   /** Step 5 (synchronous: on the forwarding path of every call). */
   prepare(routed: RoutedCall<C>): P;
   /**

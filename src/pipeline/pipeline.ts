@@ -26,7 +26,7 @@ import { clientAddress, type PeerTrust } from '../transport/peer.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
 import { rescueDecision } from '../rescue/decision.js';
 import type { ClientCall } from '../exchange/call.js';
-import { place } from '../fleet/placement.js';
+import { place, placeTask } from '../fleet/placement.js';
 import type { Pins } from '../fleet/pins.js';
 import type { IdempotentSends } from '../idempotency/step.js';
 import { resumeOf } from '../resume/decision.js';
@@ -98,7 +98,8 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       // 4b. Stream resume: a reconnect with Last-Event-ID, answered from the window (off: one boolean).
       if (upstream.config.resume.enabled && binding.resume) {
         const resume = resumeOf(upstream.name, exchange.request, call.headers['last-event-id']);
-        if (resume) return await binding.resume(routed, resume);
+        const replicaOf = (taskId: string) => placeTask(exchange, pins, taskId);
+        if (resume) return await binding.resume(routed, resume, body, replicaOf);
       }
 
       // 5. What the agent gets; observers may add to it.

@@ -42,6 +42,13 @@ export interface ForwardRequest {
    * `graceMs`, a stream whose client left is read on that long (docs/fleet.md "Stream resume").
    */
   readonly resume?: { readonly stream: ResumableStream; readonly graceMs: number };
+  /**
+   * The client's SSE answer has started already (a resume's replay, src/bindings/http/resume.ts):
+   * the agent's events go on in it; anything but a 200 event stream ends it with an error event.
+   */
+  readonly continuing?: boolean;
+  /** Path (and query) on the agent, when not the exchange's own (a continuation's SubscribeToTask). */
+  readonly path?: string;
   /** Chosen when the response starts (status and headers known). */
   rewriteFor?(status: number, headers: ResponseHeaders): BodyRewrite | undefined;
 }
@@ -125,6 +132,8 @@ class Relay implements Dispatcher.DispatchHandler {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.res.on('close', this.onClientClose);
     exchange.terminate = this.terminate;
+    // A continuation writes into an SSE answer standing between two events: a failure is an error event.
+    if (request.continuing) this.sse = new SseKeepalive(res, exchange.record);
   }
 
   dispatch(): void {
@@ -137,7 +146,8 @@ class Relay implements Dispatcher.DispatchHandler {
     }
     try {
       const pool = stream ? replica.streams : replica.pool;
-      pool.dispatch({ path: this.exchange.upstreamPath, method, headers, body }, this);
+      const path = this.request.path ?? this.exchange.upstreamPath;
+      pool.dispatch({ path, method, headers, body }, this);
     } catch (err) {
       const failure = err instanceof GatewayError ? err : upstreamFailure(err, upstream.name);
       this.exchange.fail('gateway-error', failure);
@@ -157,6 +167,7 @@ class Relay implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
     if (status < 200) return; // 1xx: Node answers Expect itself; nothing to relay.
     releaseRawHeaders(controller);
+    if (this.request.continuing) return this.continueAnswer(controller, status, headers);
     const { exchange, request } = this;
     exchange.record.status = status;
     this.lengthFramed = headers['content-length'] !== undefined;
@@ -213,6 +224,21 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.rewrite) return void this.endRewritten(controller, this.rewrite);
     this.res.end();
     this.finish();
+  }
+
+  /** A resume's continuation: the agent's events go into the SSE answer the replay started. */
+  private continueAnswer(controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
+    const eventStream = isEventStream(headers);
+    if (status !== 200 || !eventStream) {
+      const message = `the agent answered the SubscribeToTask that continues the stream with ${status}, not an event stream`;
+      const failure = new GatewayError('UPSTREAM_INVALID', message, { agent: this.exchange.upstream.name });
+      this.exchange.fail('upstream-error', failure);
+      this.res.end(sseErrorEvent(failure, this.request.errorContext));
+      this.finish();
+      return controller.abort(new ClientGone());
+    }
+    this.resumable = this.request.resume?.stream;
+    if (this.request.keepaliveMs > 0) this.sse!.start(this.request.keepaliveMs);
   }
 
   /** The agent's stream is over: the end marker, and the bytes of an event it ended inside of. */

@@ -20,10 +20,14 @@ import type { HttpCall } from './http-call.js';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
+/** Goes on with the agent's SubscribeToTask in the started answer; resolves false when it cannot. */
+export type ContinueStream = (taskId: string) => Promise<boolean>;
+
 export async function resumeHttpCall(
   routed: RoutedCall<HttpCall>,
   resume: ResumeRequest,
   windows: ReplayWindows,
+  continueStream: ContinueStream,
 ): Promise<void> {
   const { exchange } = routed;
   const first = resume.kind === 'window' ? await firstRead(exchange, windows, resume.key, resume.after) : undefined;
@@ -38,6 +42,10 @@ export async function resumeHttpCall(
   }
   exchange.record.resume = 'replayed';
   const ended = await replay(routed, resume, windows, first);
+  if ((ended === 'unread' || ended === 'cut') && !routed.call.closed) {
+    exchange.record.resume = 'continued';
+    if (await continueStream(resume.taskId).catch(() => false)) return; // the relay finished the exchange
+  }
   finishReplay(routed, ended);
 }
 
