@@ -5,7 +5,8 @@
  * events and bytes) and expiring with PEXPIRE; the end marker is an entry with field `end`; the
  * live lease is a key of its own with PX. Writes go on the state's one connection
  * (src/state/redis-connection.ts: no offline queue, so a write while Redis is down fails at once)
- * without being waited for; at most `MAX_PENDING` are in flight, more are dropped and counted.
+ * without being waited for, batched per event-loop turn; at most `MAX_PENDING` are queued or in
+ * flight, more are dropped and counted.
  * A tail blocks with XREAD on a connection of its own, so the shared one never waits.
  */
 import type { Redis } from 'ioredis';
@@ -14,10 +15,16 @@ import type { ReplayWindows, StreamEnd, WindowEvent, WindowRead, WindowTail, Win
 const MAX_PENDING = 1024;
 
 type Entry = [Buffer, Buffer[]];
+type Pipeline = ReturnType<Redis['pipeline']>;
+
+function flushBatch(windows: RedisReplayWindows): void {
+  windows.flush();
+}
 
 export class RedisReplayWindows implements ReplayWindows {
   private failed = 0;
   private pending = 0;
+  private batch: { pipeline: Pipeline; writes: number } | undefined;
 
   constructor(
     private readonly client: Redis,
@@ -51,22 +58,38 @@ export class RedisReplayWindows implements ReplayWindows {
     this.send((p) => (ms > 0 ? p.set(live, '1', 'PX', ms) : p.del(live)));
   }
 
-  /** One pipeline, not waited for; a failure is counted, never thrown. */
-  private send(build: (p: ReturnType<Redis['pipeline']>) => ReturnType<Redis['pipeline']>): void {
+  /**
+   * Queues the commands on this tick's pipeline, sent once at the end of the tick (one write for
+   * every event relayed in it, whatever the stream), not waited for; a failure is counted, never
+   * thrown. At most MAX_PENDING writes are queued or in flight; more are dropped (and counted).
+   */
+  private send(build: (p: Pipeline) => Pipeline): void {
     if (this.pending >= MAX_PENDING) {
       this.failed++;
       return;
     }
     this.pending++;
-    build(this.client.pipeline())
+    if (!this.batch) {
+      this.batch = { pipeline: this.client.pipeline(), writes: 0 };
+      setImmediate(flushBatch, this);
+    }
+    build(this.batch.pipeline);
+    this.batch.writes++;
+  }
+
+  flush(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    batch.pipeline
       .exec()
       .then(
         (results) => {
           if (results?.some(([err]) => err)) this.failed++;
         },
-        () => this.failed++,
+        () => (this.failed += batch.writes),
       )
-      .finally(() => this.pending--);
+      .finally(() => (this.pending -= batch.writes));
   }
 
   async read(key: string, after: number): Promise<WindowRead> {

@@ -66,7 +66,10 @@ export class ResumableStream {
     if (!frame.hasData || this.ended) return frame.bytes;
     if (this.key === undefined && !this.name(frame)) return frame.bytes;
     const seq = ++this.seq;
-    const bytes = Buffer.from(frame.bytes); // kept beyond this chunk: a copy of its own
+    // Kept beyond this chunk: a copy of its own, not a slice of the shared pool (Buffer.from), so
+    // a kept event keeps no 8 KiB pool slab alive.
+    const bytes = Buffer.allocUnsafeSlow(frame.bytes.length);
+    frame.bytes.copy(bytes);
     this.keep(seq, bytes.length);
     this.windows.append(this.key!, seq, bytes, { minSeq: this.minSeq, ttlMs: this.limits.ttlMs });
     if (seq === 1) this.startLease(); // after the first append: the in-memory window exists from then on
