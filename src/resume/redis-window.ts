@@ -109,7 +109,10 @@ export class RedisReplayWindows implements ReplayWindows {
     let conn: Redis | undefined;
     return {
       wait: async (after, ms) => {
-        conn ??= this.client.duplicate({ commandTimeout: ms + 2000, enableOfflineQueue: true });
+        if (!conn) {
+          conn = this.client.duplicate({ commandTimeout: ms + 2000, enableOfflineQueue: true });
+          conn.on('error', () => {}); // a failed wait ends in follow.ts; no unhandled 'error' event
+        }
         await conn.xread('BLOCK', ms, 'STREAMS', k, `0-${after}`);
       },
       close: () => conn?.disconnect(),
