@@ -6,7 +6,10 @@
  * sent it, to the task's replay window. The stream is named at its first event that names a task
  * (A2A streams open with the Task or an update of it, §3.1.2 / wire-reference §1): events
  * before that (a direct Message answer) get no id and are not kept, since there is no task to
- * resume. Only the first few events are parsed to find the task; the rest are never read.
+ * resume. Only the first few events are parsed to find the task; the rest are never read. The
+ * writer reads the task itself rather than waiting for the tracker's `named`
+ * (src/tasks/tracker.ts): the id must go on that very event as it is written, and resume must
+ * not depend on `inspection.enabled`.
  */
 import { createSseFramer, frameData, withFieldLine, type SseFrame, type SseFramer } from '../codec/sse-frames.js';
 import { readPayload } from '../a2a/payload.js';
