@@ -57,6 +57,11 @@ export class ResumableStream {
     return this.key !== undefined;
   }
 
+  /** Bytes of an event not ended yet are held (a stream that stops now stops inside an event). */
+  get holding(): boolean {
+    return this.framer.rest().length > 0;
+  }
+
   /** What to write to the client for `chunk`: whole events, ids added (undefined: nothing yet). */
   push(chunk: Buffer): Buffer | undefined {
     const frames = this.framer.push(chunk);

@@ -243,8 +243,9 @@ class Relay implements Dispatcher.DispatchHandler {
 
   /** The agent's stream is over: the end marker, and the bytes of an event it ended inside of. */
   private flushResumable(how: 'end' | 'cut'): void {
-    this.resumeEnd = how;
-    const rest = this.resumable!.end(how);
+    // Ended inside an event: a cut, whatever the transport says (the client gets an error event).
+    this.resumeEnd = this.resumable!.holding ? 'cut' : how;
+    const rest = this.resumable!.end(this.resumeEnd);
     if (rest.length === 0) return;
     this.sse?.refresh(rest);
     this.res.write(rest);
