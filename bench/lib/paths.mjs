@@ -156,6 +156,25 @@ export const GATEWAY_VARIANTS = [
     config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
   },
   {
+    // Stream resume (docs/fleet.md "Stream resume"): every SSE event of a SendStreamingMessage
+    // framed, given an `id:` line and appended to the stream's replay window in memory. Only
+    // with --with or --paths (measured in bench/ANALYSIS.md, "Stream resume").
+    name: 'gateway+resume',
+    label: 'gateway, stream resume on (ids and an in-memory replay window per stream)',
+    optional: true,
+    config: {},
+    agentConfig: { resume: { enabled: true } },
+  },
+  {
+    // The same with the windows in Redis Streams (XADD per event, fire and forget).
+    name: 'gateway+resume-redis',
+    label: 'gateway, stream resume on, windows in Redis (state.store: redis; a loopback redis-server)',
+    optional: true,
+    redis: true,
+    config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
+    agentConfig: { resume: { enabled: true } },
+  },
+  {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with
     // --with or --paths.
     name: 'gateway+rescue',

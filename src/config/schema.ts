@@ -17,6 +17,7 @@ import { consoleSchema } from './console-schema.js';
 import { affinitySchema, checkUpstreams, healthSchema, upstreamsSchema } from './fleet-schema.js';
 import { agentGrpcSchema, agentHostsSchema, grpcLimitsSchema, grpcListenSchema } from './grpc-schema.js';
 import { agentIdempotencySchema, idempotencySchema } from './idempotency-schema.js';
+import { agentResumeSchema, resumeSchema } from './resume-schema.js';
 
 /**
  * What a client may send and hold open (principle 19). Every refusal is answered in the
@@ -128,6 +129,8 @@ const agentObject = z
     grpc: agentGrpcSchema,
     /** Idempotent sends: a repeated SendMessage gets the first one's outcome (docs/fleet.md). */
     idempotency: agentIdempotencySchema,
+    /** Stream resume: SSE ids and a replay window per task stream (docs/fleet.md "Stream resume"). */
+    resume: agentResumeSchema,
     sse: z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */
@@ -249,6 +252,8 @@ const configObject = z
     state: stateSchema,
     /** The in-memory store of idempotent sends (agents.{name}.idempotency). */
     idempotency: idempotencySchema,
+    /** The in-memory replay windows of stream resume (agents.{name}.resume). */
+    resume: resumeSchema,
     /** The live console on the admin listener. */
     console: consoleSchema,
     agents: z.record(z.string(), agent).superRefine((agents, ctx) => {

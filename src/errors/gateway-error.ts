@@ -30,6 +30,8 @@ export const GATEWAY_ERROR_REASONS = [
   'IDEMPOTENCY_KEY_REUSED',
   /** A duplicate send waited `idempotency.wait` and the first still has no outcome. */
   'IDEMPOTENCY_IN_PROGRESS',
+  /** A `Last-Event-ID` the replay window no longer (or never) holds (docs/fleet.md "Stream resume"). */
+  'RESUME_WINDOW_EXCEEDED',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;
@@ -75,6 +77,8 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   // payload, 409 while the first request is still being processed.
   IDEMPOTENCY_KEY_REUSED: [422, 'FAILED_PRECONDITION'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'ABORTED'],
+  // The events asked for are gone for good (410), as a gRPC OUT_OF_RANGE read past what is kept.
+  RESUME_WINDOW_EXCEEDED: [410, 'OUT_OF_RANGE'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
   INTERNAL: [500, 'INTERNAL'],
 };

@@ -102,6 +102,16 @@ export interface IdempotencyFacts {
 }
 
 /**
+ * What stream resume did with a call that carried `Last-Event-ID` (src/resume/): the events
+ * after it replayed from the window (then the live ones), `continued` with an upstream
+ * SubscribeToTask once nobody read the agent's stream any more, or answered RESUME_WINDOW_EXCEEDED
+ * (`beyond_window`: older than the window, unknown, or a gap), or the window store could not be
+ * read (`unavailable`).
+ */
+export const RESUME_OUTCOMES = ['replayed', 'continued', 'beyond_window', 'unavailable'] as const;
+export type ResumeOutcome = (typeof RESUME_OUTCOMES)[number];
+
+/**
  * Why access control refused a call: the authentication failures, `forbidden` (the
  * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task).
  */
@@ -169,4 +179,6 @@ export interface ExchangeRecord {
   access?: AccessFacts;
   /** Set when the agent has `idempotency` on and the call is a covered send. */
   idempotency?: IdempotencyFacts;
+  /** Set when the call resumed a stream (`Last-Event-ID` to an agent with `resume`). */
+  resume?: ResumeOutcome;
 }

@@ -84,3 +84,14 @@ function unavailable(upstream: Upstream, err: unknown): GatewayError {
     { headers: { 'retry-after': '1' } },
   );
 }
+
+/**
+ * The replica of `taskId` for a call whose own facts do not name it: stream resume's upstream
+ * SubscribeToTask after a re-sent SendStreamingMessage (the task comes from its Last-Event-ID,
+ * src/resume/decision.ts). The same rules as a call about that task.
+ */
+export function placeTask(exchange: Exchange, pins: Pins, taskId: string): Promise<Replica> {
+  const { upstream } = exchange;
+  if (!upstream.config.replicated) return Promise.resolve(upstream.replicas[0]!);
+  return pinnedReplica(upstream, pins, { kind: 'task', id: taskId });
+}

@@ -18,6 +18,7 @@ import { CardCache } from '../cards/cache.js';
 import { CardRegistry } from '../cards/registry.js';
 import { createPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
 import type { IdempotentSends } from '../idempotency/step.js';
+import type { ReplayWindows } from '../resume/window.js';
 import { httpBinding } from '../bindings/http/binding.js';
 import { HttpCall } from '../bindings/http/http-call.js';
 import { hostRoutes } from '../pipeline/route.js';
@@ -70,6 +71,8 @@ export interface Shared {
   readonly healthEvents: HealthEvents | undefined;
   /** Idempotent sends, over the store made with the task store (src/state/build.ts). */
   readonly idempotency: IdempotentSends;
+  /** Stream resume's replay windows (src/state/build.ts). */
+  readonly windows: ReplayWindows;
   /** Access control over this generation's agents, reading task owners from the state store. */
   readonly accessControl: (
     config: GatewayConfig,
@@ -128,6 +131,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       cardSecurity: access.cardSecurity,
       tracker: shared.tracker,
       grpcPorts: shared.grpcPorts,
+      windows: shared.windows,
     }),
     pipeline,
   );

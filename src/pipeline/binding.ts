@@ -14,6 +14,7 @@ import type { BlockingSend } from '../a2a/rescue-wire.js';
 import type { ClientCall } from '../exchange/call.js';
 import type { RequestBody } from './request-body.js';
 import type { Outcome } from '../idempotency/store.js';
+import type { ResumeRequest } from '../resume/decision.js';
 
 /** Step 2: where the call goes on the agent, and what its head refuses. */
 export interface HeadCheck {
@@ -62,6 +63,17 @@ export interface Binding<C extends ClientCall, P extends Prepared> {
    * or undefined, decided without waiting (the forwarding path takes no extra turn for it).
    */
   answerItself?(routed: RoutedCall<C>): Promise<void> | undefined;
+  /**
+   * Step 4b: a resumed stream, answered from the replay window (src/resume/); resolves when the
+   * exchange has finished. Absent: the binding's streams are not resumed (they go to the agent).
+   */
+  resume?(
+    routed: RoutedCall<C>,
+    resume: ResumeRequest,
+    body: RequestBody,
+    /** The replica of a task by id (the continuation's SubscribeToTask goes there: step 3c's rules). */
+    replicaOf: (taskId: string) => Promise<Replica>,
+  ): Promise<void>;
   /** Step 5 (synchronous: on the forwarding path of every call). */
   prepare(routed: RoutedCall<C>): P;
   /**

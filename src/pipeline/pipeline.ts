@@ -8,6 +8,8 @@
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
+ *      4b. stream resume: a stream call with `Last-Event-ID` to an agent with `resume` is answered
+ *          from the replay window (binding.resume), never sent to the agent again (resume/)
  *   5. what the agent gets (headers or metadata); observers see them last (tracing adds `traceparent`)
  *      5b. idempotent sends: a repeated SendMessage of an agent with `idempotency` gets the first
  *          one's outcome (binding.replay) and never reaches the agent; a first is followed (idempotency/)
@@ -24,9 +26,10 @@ import { clientAddress, type PeerTrust } from '../transport/peer.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
 import { rescueDecision } from '../rescue/decision.js';
 import type { ClientCall } from '../exchange/call.js';
-import { place } from '../fleet/placement.js';
+import { place, placeTask } from '../fleet/placement.js';
 import type { Pins } from '../fleet/pins.js';
 import type { IdempotentSends } from '../idempotency/step.js';
+import { resumeOf } from '../resume/decision.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';
@@ -92,6 +95,12 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       const routed = { call, exchange, path: head.path, byHost, trusted, admission, replica };
       const itself = binding.answerItself?.(routed);
       if (itself) return await itself;
+      // 4b. Stream resume: a reconnect with Last-Event-ID, answered from the window (off: one boolean).
+      if (upstream.config.resume.enabled && binding.resume) {
+        const resume = resumeOf(upstream.name, exchange.request, call.headers['last-event-id']);
+        const replicaOf = (taskId: string) => placeTask(exchange, pins, taskId);
+        if (resume) return await binding.resume(routed, resume, body, replicaOf);
+      }
 
       // 5. What the agent gets; observers may add to it.
       const prepared = binding.prepare(routed);

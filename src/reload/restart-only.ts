@@ -25,6 +25,7 @@ export const RESTART_ONLY: readonly string[] = [
   'workers',
   'state',
   'idempotency',
+  'resume',
 ];
 
 type Tree = Record<string, unknown>;

@@ -16,6 +16,9 @@ import { StoreStatus, type StoreStatusView } from './store-status.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.js';
 import { RedisIdempotencyStore } from '../idempotency/redis-store.js';
+import type { ReplayWindows } from '../resume/window.js';
+import { MemoryReplayWindows } from '../resume/memory-window.js';
+import { RedisReplayWindows } from '../resume/redis-window.js';
 
 export interface State {
   readonly store: TaskStore;
@@ -29,6 +32,8 @@ export interface State {
   readonly ready: () => boolean;
   /** Idempotent sends (src/idempotency/): beside the task store, on its Redis connection when shared. */
   readonly idempotency: IdempotencyStore;
+  /** Stream resume's replay windows (src/resume/): in this process, or in Redis Streams on the same connection. */
+  readonly windows: ReplayWindows;
 }
 
 export function buildState(config: GatewayConfig, log: Logger): State {
@@ -39,7 +44,14 @@ export function buildState(config: GatewayConfig, log: Logger): State {
       maxEntries: config.tasks.maxTracked,
       maxBytes: config.idempotency.memoryBytes,
     });
-    return { store: new InMemoryTaskStore(limits), pins: new MemoryPins(limits), ready: () => true, idempotency };
+    const windows = new MemoryReplayWindows(config.resume.memoryStreams);
+    return {
+      store: new InMemoryTaskStore(limits),
+      pins: new MemoryPins(limits),
+      ready: () => true,
+      idempotency,
+      windows,
+    };
   }
   const status = new StoreStatus(log);
   const client = connectRedis(redis, status);
@@ -50,5 +62,6 @@ export function buildState(config: GatewayConfig, log: Logger): State {
     sharedCounts: { client, keyPrefix: redis.keyPrefix },
     ready: () => !redis.required || status.up,
     idempotency: new RedisIdempotencyStore(client, redis.keyPrefix),
+    windows: new RedisReplayWindows(client, redis.keyPrefix),
   };
 }

@@ -21,6 +21,8 @@ export interface TelemetryOptions {
   readonly storeStatus?: StoreStatusView;
   /** The current config's replicas, read at scrape time (`a2a_replica_*`). */
   readonly replicas?: () => Iterable<ReplicaView>;
+  /** Stream resume's failed window writes so far (`a2a_resume_window_write_failures_total`). */
+  readonly windowWriteFailures?: () => number;
   /** OTEL_* variables; tracing is off unless they configure an exporter. */
   readonly env: Env;
   readonly serviceVersion?: string;
@@ -62,6 +64,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
           processMetrics: options.processMetrics,
           storeStatus: options.storeStatus,
           replicas: options.replicas,
+          windowWriteFailures: options.windowWriteFailures,
         });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);

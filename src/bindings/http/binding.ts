@@ -32,6 +32,12 @@ import { serveCardFromCache, type CardAddress } from './card.js';
 import { rescueHttpCall } from './rescue-call.js';
 import { replayHttpCall } from './replay.js';
 import type { HttpCall } from './http-call.js';
+import { Readable } from 'node:stream';
+import type { Replica } from '../../transport/replica.js';
+import { continuationCall } from '../../a2a/resume-wire.js';
+import { resumeHttpCall } from './resume.js';
+import type { ReplayWindows } from '../../resume/window.js';
+import { ResumableStream } from '../../resume/stream-ids.js';
 
 export interface HttpBindingDeps {
   readonly cards: CardCache;
@@ -45,6 +51,8 @@ export interface HttpBindingDeps {
   readonly tracker: TaskTracker;
   /** Where the gateway serves gRPC (the cards' GRPC interfaces point there: src/cards/grpc-address.ts). */
   readonly grpcPorts: GrpcPorts;
+  /** Stream resume's replay windows (src/resume/), made with the state store (src/state/build.ts). */
+  readonly windows: ReplayWindows;
 }
 
 export interface HttpPrepared extends Prepared {
@@ -70,6 +78,10 @@ export function httpBinding(deps: HttpBindingDeps): Binding<HttpCall, HttpPrepar
       errorContext: errorContextOfCall(routed.exchange, routed.call),
     }),
     replay: (routed, prepared, body, outcome) => replayHttpCall(routed, prepared, body, outcome, deps.tracker),
+    resume: (routed, resume, body, replicaOf) =>
+      resumeHttpCall(routed, resume, deps.windows, (taskId) =>
+        continueStream(routed, body, taskId, replicaOf, deps.windows),
+      ),
     rescue: (routed, prepared, body, send) => rescueHttpCall(routed, prepared, body, send, deps),
     relay: (routed, prepared, body) => relay(routed, prepared, body, deps),
     answerUnexpected: (exchange, call, err) => answerUnexpected(exchange, call, err),
@@ -154,7 +166,67 @@ function relay(
     replica: routed.replica,
     stream: wantsStream(call, exchange.request),
     rewriteFor: responseRewrite(routed, prepared.errorContext, deps),
+    resume: exchange.upstream.config.resume.enabled ? resumableStream(exchange, deps.windows) : undefined,
   });
+}
+
+/**
+ * A resumed stream nobody reads any more goes on with a SubscribeToTask to the task's replica,
+ * in the SSE answer the replay started: the client's own SubscribeToTask, or one made for a
+ * re-sent SendStreamingMessage (src/a2a/resume-wire.ts). Its events get ids of a new stream.
+ * False: it cannot be continued (the replay ends with an error event).
+ */
+async function continueStream(
+  routed: RoutedCall<HttpCall>,
+  body: RequestBody,
+  taskId: string,
+  replicaOf: (taskId: string) => Promise<Replica>,
+  windows: ReplayWindows,
+): Promise<boolean> {
+  const { call, exchange } = routed;
+  const facts = exchange.request!;
+  const own = facts.operation === 'SubscribeToTask' && !(body.forward instanceof Readable);
+  const next = own ? { path: exchange.upstreamPath, body: body.forward as Buffer | null } : undefined;
+  const made = next ?? continuationCall(facts, exchange.upstreamPath, taskId);
+  if (!made) return false;
+  const headers = withLength(agentHeaders(routed), made.body?.length ?? 0);
+  exchange.emit('onForward', headers);
+  await forward(exchange, call.res, {
+    method: 'POST',
+    headers,
+    body: made.body,
+    errorContext: errorContextOfCall(exchange, call),
+    keepaliveMs: exchange.upstream.config.sse.keepalive,
+    replica: await replicaOf(taskId),
+    stream: true,
+    continuing: true,
+    resume: resumableStream(exchange, windows),
+    path: made.path,
+  });
+  return true;
+}
+
+/** The header fields with the body's framing replaced by its length (the continuation sends a body of its own). */
+function withLength(headers: string[], length: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!.toLowerCase();
+    if (name !== 'content-length' && name !== 'transfer-encoding') out.push(headers[i]!, headers[i + 1]!);
+  }
+  out.push('content-length', String(length));
+  return out;
+}
+
+/** A SendStreamingMessage or SubscribeToTask of an agent with `resume`: its events get ids and a window. */
+function resumableStream(exchange: Exchange, windows: ReplayWindows): ForwardRequest['resume'] {
+  const facts = exchange.request;
+  const op = facts?.operation;
+  if (op !== 'SendStreamingMessage' && op !== 'SubscribeToTask') return undefined;
+  if (facts!.binding === 'grpc' || facts!.binding === 'unknown') return undefined;
+  const { name, config } = exchange.upstream;
+  const { window, grace } = config.resume;
+  const limits = { events: window.events, bytes: window.bytes, ttlMs: window.ttl };
+  return { stream: new ResumableStream(name, facts!.binding, windows, limits), graceMs: grace };
 }
 
 /** Long-lived: a streaming operation, or anything that asks for an event stream. */

@@ -21,6 +21,7 @@ import type { BodyRewrite } from '../../exchange/answer-rewrite.js';
 import { SseKeepalive } from './sse-keepalive.js';
 import { endingByReset } from '../../transport/upstream.js';
 import type { Replica } from '../../transport/replica.js';
+import type { ResumableStream } from '../../resume/stream-ids.js';
 
 export type { BodyRewrite } from '../../exchange/answer-rewrite.js';
 
@@ -36,6 +37,18 @@ export interface ForwardRequest {
   readonly stream: boolean;
   /** The agent's replica the call goes to (pipeline step 3c, src/fleet/placement.ts). */
   readonly replica: Replica;
+  /**
+   * Stream resume (src/resume/): ids added to the SSE events and the window written; with
+   * `graceMs`, a stream whose client left is read on that long (docs/fleet.md "Stream resume").
+   */
+  readonly resume?: { readonly stream: ResumableStream; readonly graceMs: number };
+  /**
+   * The client's SSE answer has started already (a resume's replay, src/bindings/http/resume.ts):
+   * the agent's events go on in it; anything but a 200 event stream ends it with an error event.
+   */
+  readonly continuing?: boolean;
+  /** Path (and query) on the agent, when not the exchange's own (a continuation's SubscribeToTask). */
+  readonly path?: string;
   /** Chosen when the response starts (status and headers known). */
   rewriteFor?(status: number, headers: ResponseHeaders): BodyRewrite | undefined;
 }
@@ -64,6 +77,11 @@ class ClientGone extends Error {
 function isEventStream(headers: ResponseHeaders): boolean {
   const type = headers['content-type'];
   return typeof type === 'string' && type.startsWith('text/event-stream');
+}
+
+/** The grace period ran out: the agent's stream is canceled (onResponseError ends the window, cut). */
+function abortAfterGrace(controller: Dispatcher.DispatchController): void {
+  controller.abort(new ClientGone());
 }
 
 /** The queue timer's callback: a function of the relay, not a closure per exchange. */
@@ -98,6 +116,12 @@ class Relay implements Dispatcher.DispatchHandler {
   /** Runs while the request waits for a free connection to the agent. */
   private queued: NodeJS.Timeout | undefined;
   private finished = false;
+  /** The resumable stream, once its answer is known to be a 200 event stream. */
+  private resumable: ResumableStream | undefined;
+  /** How it ends if it ends now: `end` once the agent's stream is over. */
+  private resumeEnd: 'end' | 'cut' = 'cut';
+  /** The client left and the agent's stream is read on into the window until this fires. */
+  private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly exchange: Exchange,
@@ -108,6 +132,8 @@ class Relay implements Dispatcher.DispatchHandler {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.res.on('close', this.onClientClose);
     exchange.terminate = this.terminate;
+    // A continuation writes into an SSE answer standing between two events: a failure is an error event.
+    if (request.continuing) this.sse = new SseKeepalive(res, exchange.record);
   }
 
   dispatch(): void {
@@ -120,7 +146,8 @@ class Relay implements Dispatcher.DispatchHandler {
     }
     try {
       const pool = stream ? replica.streams : replica.pool;
-      pool.dispatch({ path: this.exchange.upstreamPath, method, headers, body }, this);
+      const path = this.request.path ?? this.exchange.upstreamPath;
+      pool.dispatch({ path, method, headers, body }, this);
     } catch (err) {
       const failure = err instanceof GatewayError ? err : upstreamFailure(err, upstream.name);
       this.exchange.fail('gateway-error', failure);
@@ -140,6 +167,7 @@ class Relay implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
     if (status < 200) return; // 1xx: Node answers Expect itself; nothing to relay.
     releaseRawHeaders(controller);
+    if (this.request.continuing) return this.continueAnswer(controller, status, headers);
     const { exchange, request } = this;
     exchange.record.status = status;
     exchange.replicaStatus = status;
@@ -151,6 +179,7 @@ class Relay implements Dispatcher.DispatchHandler {
     if (eventStream && headers['x-accel-buffering'] === undefined) out.push('x-accel-buffering', 'no');
     exchange.emit('onResponseStart', status, headers);
     if (eventStream) this.sse = new SseKeepalive(this.res, exchange.record);
+    if (eventStream && status === 200 && request.resume) this.resumable = request.resume.stream;
     const rewrite = request.rewriteFor?.(status, headers);
     if (rewrite) {
       this.rewrite = new RewriteBuffer(rewrite, status, out);
@@ -161,6 +190,7 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.graceTimer !== undefined) return void this.resumable!.push(chunk); // into the window only
     const { exchange } = this;
     exchange.record.bytesOut += chunk.length;
     exchange.emit('onResponseChunk', chunk);
@@ -174,14 +204,18 @@ class Relay implements Dispatcher.DispatchHandler {
       }
       return;
     }
-    this.sse?.refresh(chunk); // quiet time counts from the agent's last bytes
-    if (!this.res.write(chunk)) {
+    const out = this.resumable === undefined ? chunk : this.resumable.push(chunk);
+    if (out === undefined) return; // an event not whole yet (resume holds it until its end)
+    this.sse?.refresh(out); // quiet time counts from the agent's last bytes
+    if (!this.res.write(out)) {
       controller.pause();
       this.res.once('drain', (this.resumeUpstream ??= () => this.controller?.resume()));
     }
   }
 
   onResponseEnd(controller: Dispatcher.DispatchController): void {
+    if (this.graceTimer !== undefined) return this.endGrace('end');
+    if (this.resumable) this.flushResumable(endingByReset() ? 'cut' : 'end');
     // A close-delimited body ends at the close: cut by a reset, or (SSE) inside an event, it
     // must not reach the client as a complete answer.
     if (this.closeDelimited && endingByReset()) return this.onResponseError(controller, cut('was reset'));
@@ -191,6 +225,44 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.rewrite) return void this.endRewritten(controller, this.rewrite);
     this.res.end();
     this.finish();
+  }
+
+  /** A resume's continuation: the agent's events go into the SSE answer the replay started. */
+  private continueAnswer(controller: Dispatcher.DispatchController, status: number, headers: ResponseHeaders): void {
+    const eventStream = isEventStream(headers);
+    if (status !== 200 || !eventStream) {
+      const message = `the agent answered the SubscribeToTask that continues the stream with ${status}, not an event stream`;
+      const failure = new GatewayError('UPSTREAM_INVALID', message, { agent: this.exchange.upstream.name });
+      this.exchange.fail('upstream-error', failure);
+      this.res.end(sseErrorEvent(failure, this.request.errorContext));
+      this.finish();
+      return controller.abort(new ClientGone());
+    }
+    this.resumable = this.request.resume?.stream;
+    if (this.request.keepaliveMs > 0) this.sse!.start(this.request.keepaliveMs);
+  }
+
+  /** The agent's stream is over: the end marker, and the bytes of an event it ended inside of. */
+  private flushResumable(how: 'end' | 'cut'): void {
+    // Ended inside an event: a cut, whatever the transport says (the client gets an error event).
+    this.resumeEnd = this.resumable!.holding ? 'cut' : how;
+    const rest = this.resumable!.end(this.resumeEnd);
+    if (rest.length === 0) return;
+    this.sse?.refresh(rest);
+    this.res.write(rest);
+  }
+
+  /** The client left a named resumable stream: read the agent's on into the window for the grace period. */
+  private readOnAfterClient(controller: Dispatcher.DispatchController, graceMs: number): void {
+    this.graceTimer = setTimeout(abortAfterGrace, graceMs, controller);
+    this.graceTimer.unref();
+    controller.resume(); // paused by the client's backpressure: nobody waits for these bytes now
+  }
+
+  /** The grace read is over (the agent's end, or an error, or the abort when grace ran out). */
+  private endGrace(how: 'end' | 'cut'): void {
+    clearTimeout(this.graceTimer);
+    this.resumable!.end(how);
   }
 
   /** The held body, rewritten (a rewrite may look something up first: ListTasks owners). */
@@ -218,6 +290,7 @@ class Relay implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.graceTimer !== undefined) return this.endGrace('cut');
     if (this.finished || err instanceof ClientGone) return this.finish();
     const { exchange } = this;
     // A GatewayError here is the gateway's own: the client's body failing a limit
@@ -245,6 +318,7 @@ class Relay implements Dispatcher.DispatchHandler {
     this.finished = true;
     clearTimeout(this.queued);
     this.sse?.stop();
+    if (this.resumable && this.graceTimer === undefined) this.resumable.end(this.resumeEnd);
     this.res.off('close', this.onClientClose);
     this.exchange.finish();
     this.resolveDone();
@@ -268,7 +342,9 @@ class Relay implements Dispatcher.DispatchHandler {
   private readonly onClientClose = (): void => {
     if (this.res.writableFinished) return;
     this.exchange.fail('client-gone', new ClientGone());
-    this.controller?.abort(new ClientGone());
+    const graceMs = this.request.resume?.graceMs ?? 0;
+    if (this.resumable?.named && graceMs > 0 && this.controller) this.readOnAfterClient(this.controller, graceMs);
+    else this.controller?.abort(new ClientGone());
     this.finish();
   };
 

@@ -10,7 +10,7 @@ import { GATEWAY_ERROR_REASONS } from '../../errors/gateway-error.js';
 import type { A2AFacts } from '../../exchange/record.js';
 import { exchangeKind } from '../../exchange/kind.js';
 import { ACCESS_DENIALS, PUSH_REFUSALS, RESCUE_OUTCOMES, RESCUE_STRATEGIES } from '../../exchange/record.js';
-import { IDEMPOTENT_OUTCOMES } from '../../exchange/record.js';
+import { IDEMPOTENT_OUTCOMES, RESUME_OUTCOMES } from '../../exchange/record.js';
 
 export const OTHER = 'other';
 /** `state` of an exchange that carried no task. */
@@ -27,6 +27,7 @@ const VERSIONS: ReadonlySet<string> = new Set(PROTOCOL_VERSIONS);
 const DENIALS: ReadonlySet<string> = new Set(ACCESS_DENIALS);
 const REFUSALS: ReadonlySet<string> = new Set(PUSH_REFUSALS);
 const IDEMPOTENT: ReadonlySet<string> = new Set(IDEMPOTENT_OUTCOMES);
+const RESUMES: ReadonlySet<string> = new Set(RESUME_OUTCOMES);
 
 const closed = (set: ReadonlySet<string>, value: string | undefined): string =>
   value !== undefined && set.has(value) ? value : OTHER;
@@ -53,6 +54,8 @@ export interface Labeler {
   pushRefusal(rule: string): string;
   /** What the idempotent-sends step did (IDEMPOTENT_OUTCOMES). */
   idempotentOutcome(outcome: string): string;
+  /** What stream resume did (RESUME_OUTCOMES). */
+  resumeOutcome(outcome: string): string;
 }
 
 export function createLabeler(agents: readonly string[]): Labeler {
@@ -73,5 +76,6 @@ export function createLabeler(agents: readonly string[]): Labeler {
     denial: (reason) => closed(DENIALS, reason),
     pushRefusal: (rule) => closed(REFUSALS, rule),
     idempotentOutcome: (outcome) => closed(IDEMPOTENT, outcome),
+    resumeOutcome: (outcome) => closed(RESUMES, outcome),
   };
 }

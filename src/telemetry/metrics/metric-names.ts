@@ -165,6 +165,16 @@ export const METRICS = {
     help: 'Active health checks of the replica that failed (not 2xx, no connection, or past the timeout).',
     labelNames: ['agent', 'replica'],
   },
+  streamResumes: {
+    name: 'a2a_stream_resumes_total',
+    help: 'Streams resumed with Last-Event-ID (agents with resume on), by outcome: replayed (from the window, then live), beyond_window (RESUME_WINDOW_EXCEEDED), unavailable (the window store could not be read).',
+    labelNames: ['agent', 'outcome'],
+  },
+  resumeWindowWriteFailures: {
+    name: 'a2a_resume_window_write_failures_total',
+    help: 'Stream resume: replay-window writes that failed or were dropped (the store down or its queue full); the stream itself goes on.',
+    labelNames: [],
+  },
   configReloads: {
     name: 'a2a_config_reloads_total',
     help: 'Configuration reloads (SIGHUP, POST /admin/reload), by result: success (applied) or failure (invalid config: the old one stays).',

@@ -26,6 +26,8 @@ export interface MetricsOptions {
   readonly storeStatus?: StoreStatusView;
   /** The current config's replicas, read at scrape time for the a2a_replica_* gauges. */
   readonly replicas?: () => Iterable<ReplicaView>;
+  /** Stream resume's failed window writes so far (src/resume/window.ts `failures`). */
+  readonly windowWriteFailures?: () => number;
   readonly now?: () => number;
 }
 
@@ -83,6 +85,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
   const rescuePolls = histogram(METRICS.rescuePolls);
   const idempotentSends = counter(METRICS.idempotentSends);
+  const streamResumes = counter(METRICS.streamResumes);
   const access = accessCounters(counter, labels);
   const reloads = reloadMetrics(registers);
 
@@ -143,6 +146,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   if (options.processMetrics !== false) addProcessMetrics(registry);
   stateStoreMetrics(registers, options.storeStatus);
   const replicaEvents = replicaMetrics(registers, labels, options.replicas ?? (() => []));
+  windowWriteMetric(registers, options.windowWriteFailures);
 
   const onFinish = (record: ExchangeRecord): void => {
     const a2a = record.a2a;
@@ -179,6 +183,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     }
     if (record.idempotency)
       idempotentSends.inc({ agent, outcome: labels.idempotentOutcome(record.idempotency.outcome) });
+    if (record.resume) streamResumes.inc({ agent, outcome: labels.resumeOutcome(record.resume) });
   };
 
   const taskListener: TaskListener = (event) => {
@@ -271,6 +276,19 @@ function stateStoreMetrics(registers: Registry[], status: StoreStatusView | unde
       // The store keeps the running totals; the counter shows them (reset, then the total).
       this.reset();
       for (const operation of STORE_OPERATIONS) this.inc({ operation }, status?.errors[operation] ?? 0);
+    },
+  });
+}
+
+/** Stream resume's failed window writes, read at scrape time from the windows' own count. */
+function windowWriteMetric(registers: Registry[], failures: (() => number) | undefined): void {
+  new Counter({
+    ...METRICS.resumeWindowWriteFailures,
+    labelNames: [],
+    registers,
+    collect() {
+      this.reset();
+      this.inc(failures?.() ?? 0);
     },
   });
 }

@@ -1,0 +1,135 @@
+/**
+ * Step 4b on HTTP (docs/fleet.md "Stream resume"): a stream call with `Last-Event-ID` answered
+ * from the replay window as an SSE stream — the kept events after that id with their ids, then
+ * the live ones — and never sent to the agent again. A window that no longer holds the next event
+ * is RESUME_WINDOW_EXCEEDED in the caller's protocol (the pipeline's step 8 answers what is
+ * thrown here); a window store that cannot be read is STATE_UNAVAILABLE with `failClosed`, else
+ * the same RESUME_WINDOW_EXCEEDED (the client starts over with GetTask or SubscribeToTask).
+ */
+import { GatewayError } from '../../errors/gateway-error.js';
+import { errorContextOf, sseErrorEvent } from '../../errors/json-answer.js';
+import type { RoutedCall } from '../../pipeline/binding.js';
+import type { ResumeRequest } from '../../resume/decision.js';
+import { beyondWindow, followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import type { ReplayWindows, WindowEvent, WindowRead } from '../../resume/window.js';
+import { eventIdLine } from '../../resume/event-id.js';
+import { blankLengthOf, withFieldLine } from '../../codec/sse-frames.js';
+import type { Exchange } from '../../exchange/exchange.js';
+import { SseKeepalive } from './sse-keepalive.js';
+import type { HttpCall } from './http-call.js';
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+
+/** Goes on with the agent's SubscribeToTask in the started answer; resolves false when it cannot. */
+export type ContinueStream = (taskId: string) => Promise<boolean>;
+
+export async function resumeHttpCall(
+  routed: RoutedCall<HttpCall>,
+  resume: ResumeRequest,
+  windows: ReplayWindows,
+  continueStream: ContinueStream,
+): Promise<void> {
+  const { exchange } = routed;
+  const first = resume.kind === 'window' ? await firstRead(exchange, windows, resume.key, resume.after) : undefined;
+  if (resume.kind === 'beyond' || !first || beyondWindow(first, resume.after)) {
+    exchange.record.resume = 'beyond_window';
+    const agent = exchange.upstream.name;
+    throw new GatewayError(
+      'RESUME_WINDOW_EXCEEDED',
+      'the events after Last-Event-ID are no longer kept; GetTask or SubscribeToTask to continue',
+      { agent },
+    );
+  }
+  exchange.record.resume = 'replayed';
+  const ended = await replay(routed, resume, windows, first);
+  if ((ended === 'unread' || ended === 'cut') && !routed.call.closed) {
+    exchange.record.resume = 'continued';
+    if (await continueStream(resume.taskId).catch(() => false)) return; // the relay finished the exchange
+  }
+  finishReplay(routed, ended);
+}
+
+/** The window's first read; a store that cannot answer is a refusal (failClosed) or beyond the window. */
+async function firstRead(
+  exchange: Exchange,
+  windows: ReplayWindows,
+  key: string,
+  after: number,
+): Promise<WindowRead | undefined> {
+  try {
+    return await windows.read(key, after);
+  } catch (err) {
+    if (!exchange.upstream.config.resume.failClosed) return undefined;
+    exchange.record.resume = 'unavailable';
+    throw new GatewayError('STATE_UNAVAILABLE', 'the replay window cannot be read; retry later', {}, { cause: err });
+  }
+}
+
+/** Writes the window's events (each with its id) as an SSE answer, until the stream ends or the client leaves. */
+async function replay(
+  routed: RoutedCall<HttpCall>,
+  resume: Extract<ResumeRequest, { kind: 'window' }>,
+  windows: ReplayWindows,
+  first: WindowRead,
+): Promise<FollowEnd> {
+  const { call, exchange } = routed;
+  const { res } = call;
+  exchange.record.status = 200;
+  res.writeHead(200, SSE_HEADERS);
+  exchange.emit('onResponseStart', 200, { 'content-type': 'text/event-stream' });
+  const keepalive = new SseKeepalive(res, exchange.record);
+  const keepaliveMs = exchange.upstream.config.sse.keepalive;
+  if (keepaliveMs > 0) keepalive.start(keepaliveMs);
+  const gone = new Promise<void>((resolve) => call.onClose(resolve));
+  const sink: FollowSink = {
+    get closed() {
+      return call.closed;
+    },
+    gone,
+    write: (event) => writeEvent(routed, resume, keepalive, event, gone),
+  };
+  try {
+    return await followWindow(windows, resume.key, resume.after, first, sink);
+  } finally {
+    keepalive.stop();
+  }
+}
+
+function writeEvent(
+  { call, exchange }: RoutedCall<HttpCall>,
+  resume: Extract<ResumeRequest, { kind: 'window' }>,
+  keepalive: SseKeepalive,
+  event: WindowEvent,
+  gone: Promise<void>,
+): Promise<void> | void {
+  const frame = { bytes: event.bytes, blankLength: blankLengthOf(event.bytes), hasData: true };
+  const out = withFieldLine(frame, eventIdLine(resume.taskId, resume.stream, event.seq));
+  exchange.record.bytesOut += out.length;
+  exchange.emit('onResponseChunk', out);
+  keepalive.refresh(out);
+  if (call.res.write(out)) return;
+  return Promise.race([new Promise<void>((resolve) => call.res.once('drain', resolve)), gone]);
+}
+
+/**
+ * The replay is over. The agent's stream ended: so does this one. Cut, or read by nobody any more
+ * (the grace read gave up, a gateway process died), or a hole: an error event in the caller's
+ * protocol (wire-reference §1.1 / §1.2), after which the client follows the task with SubscribeToTask.
+ */
+function finishReplay({ call, exchange }: RoutedCall<HttpCall>, ended: FollowEnd): void {
+  const { res } = call;
+  if (ended === 'client-gone') {
+    exchange.fail('client-gone', new Error('client went away'));
+  } else if (ended !== 'end' && !res.writableEnded) {
+    const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
+    const failure = new GatewayError(
+      reason,
+      `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`,
+    );
+    exchange.fail('upstream-error', failure);
+    res.end(sseErrorEvent(failure, errorContextOf(exchange.request, call.req.headers['a2a-version'])));
+  } else {
+    res.end();
+  }
+  exchange.finish();
+}
