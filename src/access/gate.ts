@@ -127,6 +127,21 @@ export class AccessGate {
     return principal ? this.admission(agent, policy, principal, operation) : OPEN;
   }
 
+  /**
+   * A stream resumed by `Last-Event-ID` (pipeline step 4b) follows the task its id names, which
+   * the request itself may not name (a SendStreamingMessage sent again): under task ownership
+   * that task must be the caller's, as for a SubscribeToTask; else TaskNotFound (ownership.ts).
+   */
+  async checkResumed(exchange: Exchange, admission: Admission, taskId: string): Promise<void> {
+    const agent = exchange.upstream.name;
+    const principal = admission.principal;
+    if (!principal || !this.deps.policies.get(agent)?.taskOwnership) return;
+    const owners = await this.owners(this.deps.taskOwners, agent, [taskId], principal.id);
+    if (owners.get(taskId) === principal.id) return;
+    (exchange.record.access ??= {}).denied = 'not-owner';
+    throw taskNotFound(taskId);
+  }
+
   /** `access.allow` and `access.methods`; under rules that depend on the operation, only known ones. */
   private checkRules(
     agent: string,

@@ -99,6 +99,7 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       if (upstream.config.resume.enabled && binding.resume) {
         const resume = resumeOf(upstream.name, exchange.request, call.headers['last-event-id']);
         const replicaOf = (taskId: string) => placeTask(exchange, pins, taskId);
+        if (resume?.kind === 'window') await access.checkResumed(exchange, admission, resume.taskId);
         if (resume) return await binding.resume(routed, resume, body, replicaOf);
       }
 
