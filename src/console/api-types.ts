@@ -98,6 +98,12 @@ export interface ExchangeSummary {
   readonly streamEvents?: number;
   /** What the timeout rescue did (its outcome is the "upgrade outcome" of the row). */
   readonly rescue?: { readonly strategy: string; readonly outcome?: string };
+  /** The replica the call went to, for agents configured with `upstreams` (docs/fleet.md). */
+  readonly replica?: string;
+  /** What idempotent sends did with the call: first, replayed, waited, refused, unavailable. */
+  readonly idempotency?: string;
+  /** What stream resume did with a `Last-Event-ID` call: replayed, continued, beyond_window, unavailable. */
+  readonly resume?: string;
   /** Rule ids of the findings. */
   readonly findings: readonly string[];
   /** complete, client-gone, upstream-error, gateway-error. */

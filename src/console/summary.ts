@@ -37,6 +37,9 @@ export function summarize(record: ExchangeRecord, traceId?: string): ExchangeSum
       record.rescue.outcome === undefined
         ? { strategy: record.rescue.strategy }
         : { strategy: record.rescue.strategy, outcome: record.rescue.outcome };
+  if (record.replica !== undefined) summary.replica = record.replica;
+  if (record.idempotency !== undefined) summary.idempotency = record.idempotency.outcome;
+  if (record.resume !== undefined) summary.resume = record.resume;
   const trace = traceId ?? record.traceId;
   if (trace !== undefined) summary.traceId = trace;
   return summary;

@@ -181,4 +181,6 @@ export interface ExchangeRecord {
   idempotency?: IdempotencyFacts;
   /** Set when the call resumed a stream (`Last-Event-ID` to an agent with `resume`). */
   resume?: ResumeOutcome;
+  /** The replica the call went to (step 3c), for agents configured with `upstreams`. */
+  replica?: string;
 }

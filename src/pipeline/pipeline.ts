@@ -89,6 +89,7 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       const placed = place(exchange, pins);
       const replica = placed instanceof Promise ? await placed : placed;
       exchange.replica = replica;
+      if (upstream.config.replicated) exchange.record.replica = replica.url;
       replica.health.outstanding++; // until the exchange finishes (src/fleet/observer.ts)
 
       // 4. An answer the gateway gives itself.

@@ -118,6 +118,8 @@ describe('console views on the demo fleet', () => {
     await expect.poll(() => page.locator('h1').textContent()).toMatch(/^Exchange /);
     await page.locator('dl.facts').waitFor();
     expect(await page.locator('dl.facts').textContent()).toContain('code-reviewer');
+    // code-reviewer is configured with `upstreams`: the exchange names the replica it went to.
+    expect(await page.locator('dl.facts').textContent()).toContain(fleet.agents['code-reviewer']!.replace(/\/$/, ''));
     await done(page, 'exchange');
   });
 

@@ -45,6 +45,17 @@ describe.each<TransportName>(['JSONRPC', 'HTTP+JSON', 'GRPC'])('over %s', (trans
     }
     replicas.forEach((r, i) => expect(sendsAt(r, transport) - before[i]!).toBeGreaterThan(TASKS / 2));
   }, 120_000);
+
+  it('records the replica each call went to (access log, console, /exchanges)', async () => {
+    const client = await clientV1(`${gw.url}/agents/echo/`, { transport });
+    for (let i = 0; i < 4; i++) {
+      const before = replicas.map((r) => sendsAt(r, transport));
+      await client.sendMessage(sendRequestV1(userMessageV1(`where ${i}`)), within(10_000));
+      const [latest] = gw.local.exchanges({ agent: 'echo', limit: 1 });
+      const reached = replicas.findIndex((r, j) => sendsAt(r, transport) > before[j]!);
+      expect(latest?.replica).toBe(replicas[reached]!.url.replace(/\/$/, ''));
+    }
+  }, 60_000);
 });
 
 // Each replica's extended card names that replica's own addresses; whichever replica answers, the

@@ -46,6 +46,17 @@ describe('access log and access control', () => {
     expect(push).toMatchObject({ principal: 'bob', pushRefused: 'push-url-resolves-private' });
   });
 
+  it('names the replica, and what idempotent sends and stream resume did', () => {
+    const [fleet, plain] = logged(
+      { a2a: facts(), replica: 'http://10.0.1.12:9101', idempotency: { outcome: 'replayed', source: 'messageId' } },
+      { a2a: facts(), resume: 'continued' },
+    );
+    expect(fleet).toMatchObject({ replica: 'http://10.0.1.12:9101', idempotency: 'replayed' });
+    expect(fleet).not.toHaveProperty('resume');
+    expect(plain).toMatchObject({ resume: 'continued' });
+    for (const key of ['replica', 'idempotency']) expect(plain, key).not.toHaveProperty(key);
+  });
+
   it('has none of these keys when access control took no part', () => {
     const [line] = logged({ a2a: facts() });
     for (const key of ['principal', 'denied', 'rateLimited', 'pushRefused']) expect(line, key).not.toHaveProperty(key);

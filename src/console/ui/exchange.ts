@@ -41,6 +41,12 @@ export function ExchangePage({ id }: { id: string }) {
               <dd>${s.streamEvents ?? '—'}</dd>
               <dt>Rescue</dt>
               <dd>${s.rescue ? `${s.rescue.strategy}${s.rescue.outcome ? `: ${s.rescue.outcome}` : ''}` : '—'}</dd>
+              <dt>Replica</dt>
+              <dd>${s.replica ?? '—'}</dd>
+              <dt>Idempotent send</dt>
+              <dd>${s.idempotency ?? '—'}</dd>
+              <dt>Stream resume</dt>
+              <dd>${s.resume ?? '—'}</dd>
               <dt>Findings</dt>
               <dd>${s.findings.length ? s.findings.join(', ') : 'none'}</dd>
               <dt>Trace</dt>
