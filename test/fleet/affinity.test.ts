@@ -17,9 +17,9 @@ import { startRedis, type TestRedis } from '../support/redis-server.js';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
-import { pollUntil, within } from '../peers/deadline.js';
+import { within } from '../peers/deadline.js';
 import { asTask } from '../peers/inspect.js';
-import { startGatewayProcess, type GatewayProcess } from '../state/support/replicas.js';
+import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 
 const TASKS = 200;
 const CONCURRENCY = 8;
@@ -72,12 +72,7 @@ beforeAll(async () => {
   gateways = await Promise.all([startGatewayProcess(yaml), startGatewayProcess(yaml)]);
   // Ready once each has fetched the agent's card (the SDK client starts from it).
   for (const g of gateways) {
-    await pollUntil(
-      () => fetch(`${g.url}/readyz`).then((r) => r.status),
-      (s) => s === 200,
-      15_000,
-      'readiness',
-    );
+    await waitReady(g);
   }
 }, 60_000);
 

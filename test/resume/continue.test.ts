@@ -9,8 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { pollUntil } from '../peers/deadline.js';
-import { startGatewayProcess, type GatewayProcess } from '../state/support/replicas.js';
+import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 import { startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { eventData, postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders, type Wire } from './support/wire.js';
@@ -29,12 +28,7 @@ agents:
     url: "${agent.url}"
     resume: { enabled: true, grace: 0s }
 `);
-  await pollUntil(
-    () => fetch(`${gateway.url}/readyz`).then((r) => r.status),
-    (s) => s === 200,
-    15_000,
-    'readiness',
-  );
+  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

@@ -8,8 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { pollUntil } from '../peers/deadline.js';
-import { startGatewayProcess, type GatewayProcess } from '../state/support/replicas.js';
+import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders } from './support/wire.js';
@@ -35,12 +34,7 @@ agents:
     access: { allow: [team] }
     resume: { enabled: true }
 `);
-  await pollUntil(
-    () => fetch(`${gateway.url}/readyz`).then((r) => r.status),
-    (s) => s === 200,
-    15_000,
-    'readiness',
-  );
+  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

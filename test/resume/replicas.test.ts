@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import { pollUntil } from '../peers/deadline.js';
-import { startGatewayProcess, type GatewayProcess } from '../state/support/replicas.js';
+import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { eventData, postSse } from './support/sse-client.js';
 import { sendBody, subscribeBody, wireHeaders, type Wire } from './support/wire.js';
@@ -45,12 +45,7 @@ beforeAll(async () => {
   agent = await startCountingAgent(25);
   [a, b] = await Promise.all([startGatewayProcess(config()), startGatewayProcess(config())]);
   for (const g of [a, b]) {
-    await pollUntil(
-      () => fetch(`${g.url}/readyz`).then((r) => r.status),
-      (s) => s === 200,
-      15_000,
-      'readiness',
-    );
+    await waitReady(g);
   }
 }, 30_000);
 

@@ -8,8 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
-import { pollUntil } from '../peers/deadline.js';
-import { startGatewayProcess, type GatewayProcess } from '../state/support/replicas.js';
+import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders } from './support/wire.js';
@@ -36,12 +35,7 @@ agents:
     url: "${agent.url}"
     resume: { enabled: true, failClosed: true }
 `);
-  await pollUntil(
-    () => fetch(`${gateway.url}/readyz`).then((r) => r.status),
-    (s) => s === 200,
-    15_000,
-    'readiness',
-  );
+  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

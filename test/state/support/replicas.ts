@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pollUntil } from '../../peers/deadline.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 
@@ -64,6 +65,16 @@ export async function startGatewayProcess(config: string, env: Record<string, st
     if (res.status !== 200) throw new Error(`reload answered ${res.status}: ${await res.text()}`);
   };
   return { child, url, adminUrl, configPath: file, reload, log: () => out, stop };
+}
+
+/** Until the gateway's `/readyz` answers 200 (its agents' cards fetched, its store up). */
+export async function waitReady(gateway: Pick<GatewayProcess, 'url'>): Promise<void> {
+  await pollUntil(
+    () => fetch(`${gateway.url}/readyz`).then((r) => r.status),
+    (s) => s === 200,
+    15_000,
+    'readiness',
+  );
 }
 
 export interface Balancer {
