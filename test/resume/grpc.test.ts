@@ -110,6 +110,7 @@ describe('gRPC stream resume across two gateway processes on one Redis', () => {
       it(`${v.version}: cancelled through A, resumed with ${how} and last-event-id through B`, async () => {
         const body = v.send(`count ${randomUUID()}`);
         const cutAt = 2 + Math.floor(Math.random() * (EVENTS - 4));
+        const opened = agent.grpcStreams.length;
         const a = await session(0, 'counter');
         const version = { 'a2a-version': v.version };
         const before = await readThenCancel(a, `${v.service}SendStreamingMessage`, body, cutAt, version);
@@ -131,7 +132,8 @@ describe('gRPC stream resume across two gateway processes on one Redis', () => {
         expect(resumed.status?.code).toBe(0);
         expect(resumed.headers['a2a-gateway-stream']).toBe(name);
         const [sent, ...others] = await agentStream(taskId);
-        expect(others).toHaveLength(0); // the agent streamed the task once: never sent again
+        expect(others).toHaveLength(0);
+        expect(agent.grpcStreams.length - opened).toBe(1); // the resume never reached the agent
         expect(Buffer.concat([...before.frames, resumed.data]).equals(Buffer.concat(sent!.frames))).toBe(true);
       });
     }
@@ -152,6 +154,9 @@ describe('gRPC stream resume across two gateway processes on one Redis', () => {
     b.close();
     expect(resumed.status?.code).toBe(11); // OUT_OF_RANGE
     expect(resumed.status?.reason).toBe('RESUME_WINDOW_EXCEEDED');
+    // Refused before any replay: trailers-only, no stream named, no message.
+    expect(resumed.headers['grpc-status']).toBe('11');
+    expect(resumed.headers['a2a-gateway-stream']).toBeUndefined();
     expect(resumed.data.length).toBe(0);
   });
 
