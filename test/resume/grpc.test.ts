@@ -19,6 +19,7 @@ import { EVENTS, startCountingAgent, type CountingAgent } from './support/counti
 import { h2, rawCall, sendMessageRequest, taskIdOf } from '../grpc/support/raw-grpc.js';
 import { subscribeToTaskRequest } from '../../src/a2a/grpc/rescue-wire.js';
 import { readThenCancel } from './support/grpc-stream-client.js';
+import { GrpcFrameReader, encodeGrpcFrame } from '../../src/codec/grpc-frames.js';
 import type { RecordedStream } from '../peers/peer-grpc.js';
 
 let redis: TestRedis;
@@ -29,6 +30,7 @@ const AGENTS = {
   counter: 'resume: { enabled: true, grace: 30s, window: { events: 64 } }',
   short: 'resume: { enabled: true, window: { events: 4 } }',
   plain: 'resume: { enabled: false }',
+  nograce: 'resume: { enabled: true, grace: 0s }',
 };
 
 function config(ports: Record<string, number>): string {
@@ -99,6 +101,13 @@ async function agentStream(taskId: string): Promise<RecordedStream[]> {
   return ofTask();
 }
 
+/** The frames of a body, each as its own Buffer. */
+function framesOf(data: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  new GrpcFrameReader(1 << 20).push(data, (m) => out.push(Buffer.from(encodeGrpcFrame(m))));
+  return out;
+}
+
 const VERSIONS = [
   { version: '1.0', service: V1, send: sendMessageRequest, subscribe: 'SubscribeToTask' },
   { version: '0.3', service: V03, send: sendMessageRequestV03, subscribe: 'TaskSubscription' },
@@ -137,6 +146,39 @@ describe('gRPC stream resume across two gateway processes on one Redis', () => {
         expect(Buffer.concat([...before.frames, resumed.data]).equals(Buffer.concat(sent!.frames))).toBe(true);
       });
     }
+  }
+
+  for (const v of VERSIONS) {
+    const how = v.version === '1.0' ? 'SendStreamingMessage again' : v.subscribe;
+    it(`${v.version}: nobody reads the agent any more (grace 0s): the window, then an upstream ${v.subscribe}, via ${how}`, async () => {
+      const body = v.send(`count ${randomUUID()}`);
+      const opened = agent.grpcStreams.length;
+      const a = await session(0, 'nograce');
+      const version = { 'a2a-version': v.version };
+      const before = await readThenCancel(a, `${v.service}SendStreamingMessage`, body, 3, version);
+      a.close();
+      const taskId = taskIdOf(before.frames[0]!)!;
+      const b = await session(1, 'nograce');
+      const own = how !== 'SendStreamingMessage again';
+      const resumed = await rawCall(b, `${v.service}${own ? v.subscribe : 'SendStreamingMessage'}`, {
+        body: own ? subscribeToTaskRequest(taskId, v.version) : body,
+        headers: { 'last-event-id': `${String(before.headers['a2a-gateway-stream'])}.3`, ...version },
+        ms: 15_000,
+      });
+      b.close();
+      expect(resumed.status?.code).toBe(0);
+      const got = framesOf(resumed.data);
+      const mine = agent.grpcStreams.slice(opened).filter((s) => s.frames[0] && taskIdOf(s.frames[0]) === taskId);
+      const [send, sub] = mine;
+      expect(mine.map((s) => s.path.split('/')[2])).toEqual(['SendStreamingMessage', v.subscribe]);
+      expect(agent.grpcStreams.length - opened).toBe(2); // the message reached the agent once
+      // The window: what the first stream relayed before it was cancelled, after the client's third
+      // message (the agent may have written more into the cancelled call: its record has more).
+      const fromWindow = got.slice(0, got.length - sub!.frames.length);
+      expect(fromWindow).toEqual(send!.frames.slice(3, 3 + fromWindow.length));
+      // Then the agent's SubscribeToTask answer, message for message, to its end.
+      expect(got.slice(fromWindow.length)).toEqual(sub!.frames);
+    });
   }
 
   it('a last-event-id older than the window is OUT_OF_RANGE with RESUME_WINDOW_EXCEEDED', async () => {
@@ -181,5 +223,6 @@ describe('gRPC stream resume across two gateway processes on one Redis', () => {
       );
     expect(count('counter', 'replayed')).toBe(VERSIONS.length * 2);
     expect(count('short', 'beyond_window')).toBe(1);
+    expect(count('nograce', 'continued')).toBe(VERSIONS.length);
   });
 });

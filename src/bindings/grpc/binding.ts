@@ -17,7 +17,11 @@ import type { Exchange } from '../../exchange/exchange.js';
 import type { ClientLimits } from '../../transport/client-limits.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
 import type { Admission } from '../../access/gate.js';
-import { grpcMethod } from '../../a2a/grpc/methods.js';
+import { grpcMethod, grpcPath } from '../../a2a/grpc/methods.js';
+import { subscribeToTaskRequest } from '../../a2a/grpc/rescue-wire.js';
+import { encodeGrpcFrame } from '../../codec/grpc-frames.js';
+import type { RequestBody } from '../../pipeline/request-body.js';
+import type { Replica } from '../../transport/replica.js';
 import type { Binding, HeadCheck, Prepared, RoutedCall } from '../../pipeline/binding.js';
 import type { GrpcCall, GrpcClientCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
@@ -71,7 +75,8 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       return { prefix: body, complete: true, forward: body };
     },
     prepare: (routed) => prepare(routed, deps),
-    resume: (routed, resume) => resumeGrpcCall(routed, resume, deps.windows),
+    resume: (routed, resume, body, replicaOf) =>
+      resumeGrpcCall(routed, resume, deps.windows, (taskId) => continueStream(routed, body, taskId, replicaOf, deps)),
     replay: (routed, prepared, body, outcome) =>
       replayGrpcCall({
         call: { req: routed.call.req, res: routed.call.res, exchange: routed.exchange },
@@ -147,6 +152,35 @@ function prepare(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps): Grp
 function isStream(exchange: Exchange): boolean {
   const op = exchange.request?.operation;
   return op === 'SendStreamingMessage' || op === 'SubscribeToTask';
+}
+
+/**
+ * A resumed stream nobody reads any more goes on with a SubscribeToTask to the task's replica, in
+ * the answer the replay started (relay.ts `continuing`): the client's own SubscribeToTask, or one
+ * made for a re-sent SendStreamingMessage (rescue-wire.ts). Its messages are relayed, not kept:
+ * the answer's headers named the first stream already (docs/fleet.md "Stream resume").
+ */
+async function continueStream(
+  routed: RoutedCall<GrpcClientCall>,
+  body: RequestBody,
+  taskId: string,
+  replicaOf: (taskId: string) => Promise<Replica>,
+  deps: GrpcBindingDeps,
+): Promise<boolean> {
+  const { call, exchange } = routed;
+  const version = grpcMethod(call.target)?.version;
+  const own = exchange.request?.operation === 'SubscribeToTask';
+  const path = own ? call.target : version && grpcPath('SubscribeToTask', version);
+  if (!version || !path) return false;
+  const message = own ? body.prefix : Buffer.from(encodeGrpcFrame(subscribeToTaskRequest(taskId, version)));
+  const prepared = prepare(routed, deps);
+  exchange.emit('onForward', prepared.headers);
+  const channel = await deps.agents.channelFor(exchange.upstream, await replicaOf(taskId), version);
+  const left = prepared.deadline === undefined ? undefined : prepared.deadline - Date.now();
+  const upstream = channel.request(h2Headers(path, channel, prepared.headers, left));
+  const grpcCall = { req: call.req, res: call.res, exchange };
+  await relayGrpc(grpcCall, { upstream, body: message, deadline: prepared.deadline, continuing: true });
+  return true;
 }
 
 /** Stream resume's part of the relay: the window of this agent's stream, with its caps and grace. */

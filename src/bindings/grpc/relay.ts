@@ -32,6 +32,11 @@ export interface RelayRequest {
   readonly rewrite?: HeldRewrite;
   /** Stream resume (resume-relay.ts): the stream named in its headers and kept in its window. */
   readonly resume?: ResumableRelay;
+  /**
+   * The client's answer has started already (a resume's replay, resume.ts): the agent's messages
+   * go on in it, its headers are not sent again, and a trailers-only answer ends it with its status.
+   */
+  readonly continuing?: boolean;
 }
 
 /** Resolves when the exchange has finished: trailers relayed, the client gone, or the agent failed. */
@@ -47,6 +52,13 @@ const RESPONSE_DROP = new Set([':status', 'connection', 'keep-alive', 'transfer-
 function relayedHeaders(headers: IncomingHttpHeaders): ResponseHeaders {
   const out: ResponseHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (!RESPONSE_DROP.has(name)) out[name] = value;
+  return out;
+}
+
+/** The status fields of a trailers-only block, as trailers of an answer already started. */
+function statusOf(headers: IncomingHttpHeaders): ResponseHeaders {
+  const out: ResponseHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (name.startsWith('grpc-')) out[name] = value;
   return out;
 }
 
@@ -94,6 +106,8 @@ class GrpcRelay {
     const trailersOnly = (flags & constants.NGHTTP2_FLAG_END_STREAM) !== 0;
     // A resumable stream's head is seen when it goes out (resume-relay.ts), with its name.
     if (!this.request.resume || trailersOnly) this.exchange.emit('onResponseStart', status, outgoing);
+    if (trailersOnly && this.request.continuing) return this.onTrailers(headers);
+    if (this.request.continuing) return;
     if (trailersOnly) {
       // Trailers-only (an error, or an empty answer): the status is in this one block.
       this.exchange.responseTrailers = outgoing;
@@ -131,7 +145,7 @@ class GrpcRelay {
   }
 
   private onTrailers(trailers: IncomingHttpHeaders): void {
-    const outgoing = relayedHeaders(trailers);
+    const outgoing = this.request.continuing ? statusOf(trailers) : relayedHeaders(trailers);
     if (this.request.resume) this.request.resume.trailers(outgoing, this.writeChunk);
     if (this.graceTimer !== undefined) return clearTimeout(this.graceTimer);
     if (this.held) return void this.release(outgoing);

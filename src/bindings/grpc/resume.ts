@@ -4,10 +4,10 @@
  * kept messages after the n-th, their frames as the agent sent them, then the live ones
  * (src/resume/follow.ts) — and never sent to the agent again. The answer names the same stream
  * (`a2a-gateway-stream`), so a client cut again resumes with its total count. The agent's stream
- * ended with grpc-status 0: so does this one. Cut, a hole, or read by nobody any more (no gateway
- * process reads the agent's stream): UNAVAILABLE, and the client follows the task with
- * SubscribeToTask — gRPC has no continuation through the agent yet (the HTTP binding's is
- * src/bindings/http/binding.ts `continueStream`). The refusals (beyond the window: OUT_OF_RANGE
+ * ended with grpc-status 0: so does this one. Cut, or read by nobody any more (no gateway process
+ * reads the agent's stream): the answer goes on with an upstream SubscribeToTask on the task's
+ * replica (binding.ts `continueStream`), as on HTTP; if that cannot be made, or on a hole,
+ * UNAVAILABLE / OUT_OF_RANGE, and the client follows the task with SubscribeToTask. The refusals (beyond the window: OUT_OF_RANGE
  * with RESUME_WINDOW_EXCEEDED; the store down) are src/resume/opening.ts's, answered as gRPC
  * statuses by the binding's `answerUnexpected`.
  */
@@ -29,6 +29,7 @@ export async function resumeGrpcCall(
   routed: RoutedCall<GrpcClientCall>,
   request: ResumeRequest,
   windows: ReplayWindows,
+  continueStream: (taskId: string) => Promise<boolean>,
 ): Promise<void> {
   const { call, exchange } = routed;
   const { resume, first } = await openReplay(exchange, request, windows);
@@ -44,7 +45,12 @@ export async function resumeGrpcCall(
     gone,
     write: (event) => writeMessage(routed, event, gone),
   };
-  finishReplay(routed, await followWindow(windows, resume.key, resume.after, first, sink));
+  const ended = await followWindow(windows, resume.key, resume.after, first, sink);
+  if ((ended === 'unread' || ended === 'cut') && !call.closed) {
+    exchange.record.resume = 'continued';
+    if (await continueStream(resume.taskId).catch(() => false)) return; // the relay finished the exchange
+  }
+  finishReplay(routed, ended);
 }
 
 function writeMessage({ call, exchange }: RoutedCall<GrpcClientCall>, event: WindowEvent, gone: Promise<void>) {
