@@ -11,6 +11,11 @@
  * with headers is held whole instead; at its trailers, grpc-status 0 sends it rewritten as one
  * message with the agent's headers and trailers, any other status as it came. A trailers-only
  * answer (an error) goes through untouched either way. Observers see what the client gets.
+ *
+ * With `resume` (an agent with stream resume, resume-relay.ts), the headers wait for the first
+ * message, which names the stream, and a client that cancels leaves the agent's stream read on
+ * into the window for the grace period. With `continuing`, the agent's answer goes on in a
+ * resume's replay (resume.ts): headers not sent again (docs/fleet.md "Stream resume").
  */
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import type { Exchange, ResponseHeaders } from '../../exchange/exchange.js';
