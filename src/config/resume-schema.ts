@@ -1,8 +1,9 @@
 /**
  * Stream resume (docs/fleet.md "Stream resume"): per agent, the gateway gives each SSE event of a
- * SendStreamingMessage or SubscribeToTask stream an `id:` and keeps the latest events of each
- * task's stream in a bounded replay window, so a client that reconnects with `Last-Event-ID`
- * gets the events it missed and then the live ones. Off by default: a stream costs one boolean.
+ * SendStreamingMessage or SubscribeToTask stream an `id:` (gRPC: names the stream in its response
+ * metadata and counts its messages) and keeps the latest events of each task's stream in a
+ * bounded replay window, so a client that reconnects with `Last-Event-ID` gets the events it
+ * missed and then the live ones. Off by default: a stream costs one boolean.
  * Per agent only (no gateway-wide default): whether a stream may be replayed, and for how long,
  * is a property of the agent's tasks, and every agent key here is per agent (idempotency, sse).
  */

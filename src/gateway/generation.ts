@@ -183,6 +183,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       limits: config.limits,
       tracker: shared.tracker,
       cards: { publicBase, grpcPorts: shared.grpcPorts, maxBytes: config.cards.maxBytes },
+      windows: shared.windows,
     }),
     pipeline,
   );

@@ -23,7 +23,12 @@ export function newStreamTag(): string {
 
 /** The id's text, ASCII only (W3C: an id may not contain NUL, LF or CR). */
 export function formatEventId(taskId: string, stream: string, seq: number): string {
-  return `${Buffer.from(taskId, 'utf8').toString('base64url')}.${stream}.${seq}`;
+  return `${formatStreamName(taskId, stream)}.${seq}`;
+}
+
+/** The stream's name, `{task}.{stream}`: an event id without its number (a gRPC stream's header metadata). */
+export function formatStreamName(taskId: string, stream: string): string {
+  return `${Buffer.from(taskId, 'utf8').toString('base64url')}.${stream}`;
 }
 
 /** The `id: …` field line for an event. */

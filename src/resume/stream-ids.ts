@@ -15,46 +15,34 @@ import { createSseFramer, frameData, withFieldLine, type SseFrame, type SseFrame
 import { readPayload } from '../a2a/payload.js';
 import type { JsonBinding } from '../a2a/operations.js';
 import { eventIdLine, newStreamTag } from './event-id.js';
-import { windowKey, type ReplayWindows, type StreamEnd } from './window.js';
+import type { ReplayWindows, StreamEnd } from './window.js';
+import { ownCopy, WindowWriter, type ResumeLimits } from './window-writer.js';
 
-export interface ResumeLimits {
-  readonly events: number;
-  readonly bytes: number;
-  readonly ttlMs: number;
-}
+export { LEASE_MS, type ResumeLimits } from './window-writer.js';
 
-/** How long a live lease lasts without renewal, and how often the reader renews it. */
-export const LEASE_MS = 6000;
-const RENEW_MS = 2000;
 /** Events parsed to find the task before giving up (a stream that never names one). */
 const PROBES = 4;
 
 export class ResumableStream {
   private readonly framer: SseFramer;
   private readonly tag = newStreamTag();
+  private readonly writer: WindowWriter;
   private taskId: string | undefined;
-  private key: string | undefined;
   private probes = 0;
-  private seq = 0;
-  // Sizes of the events the window keeps, oldest first, for its bytes cap.
-  private readonly sizes: number[] = [];
-  private keptBytes = 0;
-  private minSeq = 1;
-  private renew: NodeJS.Timeout | undefined;
-  private ended = false;
 
   constructor(
-    private readonly agent: string,
+    agent: string,
     private readonly binding: JsonBinding,
-    private readonly windows: ReplayWindows,
-    private readonly limits: ResumeLimits,
+    windows: ReplayWindows,
+    limits: ResumeLimits,
   ) {
     this.framer = createSseFramer(limits.bytes);
+    this.writer = new WindowWriter(agent, windows, limits);
   }
 
   /** The task is known: the stream can be resumed (and read on after the client leaves). */
   get named(): boolean {
-    return this.key !== undefined;
+    return this.writer.named;
   }
 
   /** Bytes of an event not ended yet are held (a stream that stops now stops inside an event). */
@@ -71,16 +59,9 @@ export class ResumableStream {
   }
 
   private pass(frame: SseFrame): Buffer {
-    if (!frame.hasData || this.ended) return frame.bytes;
-    if (this.key === undefined && !this.name(frame)) return frame.bytes;
-    const seq = ++this.seq;
-    // Kept beyond this chunk: a copy of its own, not a slice of the shared pool (Buffer.from), so
-    // a kept event keeps no 8 KiB pool slab alive.
-    const bytes = Buffer.allocUnsafeSlow(frame.bytes.length);
-    frame.bytes.copy(bytes);
-    this.keep(seq, bytes.length);
-    this.windows.append(this.key!, seq, bytes, { minSeq: this.minSeq, ttlMs: this.limits.ttlMs });
-    if (seq === 1) this.startLease(); // after the first append: the in-memory window exists from then on
+    if (!frame.hasData || this.writer.isEnded) return frame.bytes;
+    if (!this.writer.named && !this.name(frame)) return frame.bytes;
+    const seq = this.writer.append(ownCopy(frame.bytes));
     return withFieldLine(frame, eventIdLine(this.taskId!, this.tag, seq));
   }
 
@@ -97,43 +78,17 @@ export class ResumableStream {
     const taskId = readPayload(doc, this.binding === 'jsonrpc' ? 'result' : '', this.binding).taskId;
     if (!taskId) return false;
     this.taskId = taskId;
-    this.key = windowKey(this.agent, taskId, this.tag);
+    this.writer.name(taskId, this.tag);
     return true;
   }
 
-  /** Tells resumes elsewhere that this stream is still read, renewed until it ends. */
-  private startLease(): void {
-    this.windows.lease(this.key!, LEASE_MS);
-    this.renew = setInterval(renewLease, RENEW_MS, this);
-    this.renew.unref();
-  }
-
-  /** The window's caps, as the oldest event number it keeps. */
-  private keep(seq: number, size: number): void {
-    this.sizes.push(size);
-    this.keptBytes += size;
-    while (this.sizes.length > this.limits.events || (this.keptBytes > this.limits.bytes && this.sizes.length > 0)) {
-      this.keptBytes -= this.sizes.shift()!;
-      this.minSeq++;
-    }
-    if (this.minSeq > seq + 1) this.minSeq = seq + 1;
-  }
-
   renewLease(): void {
-    if (this.key && !this.ended) this.windows.lease(this.key, LEASE_MS);
+    this.writer.renewLease();
   }
 
   /** The agent's stream is over: its end marker; returns the bytes of an event it ended inside of. */
   end(how: StreamEnd): Buffer {
-    if (!this.ended) {
-      this.ended = true;
-      clearInterval(this.renew);
-      if (this.key) this.windows.close(this.key, this.seq + 1, how, this.limits.ttlMs);
-    }
+    this.writer.end(how);
     return this.framer.rest();
   }
-}
-
-function renewLease(stream: ResumableStream): void {
-  stream.renewLease();
 }

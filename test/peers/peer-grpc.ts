@@ -8,6 +8,13 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { A2AService, grpcService, UserBuilder } from '@a2a-js/sdk/server/grpc';
 import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
 import type { RecordedRequest } from './peer-common.js';
+import { encodeGrpcFrame } from '../../src/codec/grpc-frames.js';
+
+/** A server stream as the agent wrote it: each message's frame, serialized by grpc-js itself. */
+export interface RecordedStream {
+  readonly path: string;
+  readonly frames: Buffer[];
+}
 
 export interface GrpcHost {
   /** `127.0.0.1:<port>`: the target form grpc-js clients take (no scheme). */
@@ -21,7 +28,7 @@ export interface GrpcHost {
 }
 
 /** Binds first (the card needs the port), serves once the handler exists. */
-export async function startGrpcHost(requests: RecordedRequest[]): Promise<GrpcHost> {
+export async function startGrpcHost(requests: RecordedRequest[], streams?: RecordedStream[]): Promise<GrpcHost> {
   const server = new grpc.Server();
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
@@ -35,27 +42,46 @@ export async function startGrpcHost(requests: RecordedRequest[]): Promise<GrpcHo
     iface: { url, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' },
     serve: (handler, legacy) => {
       const opts = { requestHandler: handler, userBuilder: UserBuilder.noAuthentication };
-      server.addService(A2AService, recorded(A2AService, grpcService(opts), requests));
-      if (legacy) server.addService(LegacyA2AService, recorded(LegacyA2AService, legacyGrpcService(opts), requests));
+      server.addService(A2AService, recorded(A2AService, grpcService(opts), requests, streams));
+      if (legacy) {
+        server.addService(LegacyA2AService, recorded(LegacyA2AService, legacyGrpcService(opts), requests, streams));
+      }
     },
     close: () => closeGrpc(server),
   };
 }
 
-type Definition = Record<string, { path: string }>;
-type Handler = (call: { metadata: grpc.Metadata }, ...rest: unknown[]) => unknown;
+type Definition = Record<string, { path: string; responseStream?: boolean; responseSerialize?: (v: never) => Buffer }>;
+type Handler = (call: { metadata: grpc.Metadata; write?: (msg: unknown) => boolean }, ...rest: unknown[]) => unknown;
 
 /** Wraps each method so the call is recorded (as `POST <method path>` + metadata) before it runs. */
-function recorded<I extends object>(def: Definition, impl: I, into: RecordedRequest[]): I {
+function recorded<I extends object>(def: Definition, impl: I, into: RecordedRequest[], streams?: RecordedStream[]): I {
   const out: Record<string, Handler> = {};
   for (const [name, fn] of Object.entries(impl as Record<string, Handler>)) {
     const path = def[name]?.path ?? name;
     out[name] = (call, ...rest) => {
       into.push({ method: 'POST', path, headers: metadataHeaders(call.metadata) });
+      if (streams && def[name]?.responseStream) recordWrites(call, path, def[name].responseSerialize!, streams);
       return fn(call, ...rest);
     };
   }
   return out as I;
+}
+
+/** Keeps the frame of every message the handler writes on a server stream. */
+function recordWrites(
+  call: Parameters<Handler>[0],
+  path: string,
+  serialize: (v: never) => Buffer,
+  into: RecordedStream[],
+): void {
+  const frames: Buffer[] = [];
+  into.push({ path, frames });
+  const write = call.write!.bind(call);
+  call.write = (msg: unknown) => {
+    frames.push(Buffer.from(encodeGrpcFrame(serialize(msg as never))));
+    return write(msg);
+  };
 }
 
 function metadataHeaders(md: grpc.Metadata): RecordedRequest['headers'] {

@@ -17,9 +17,13 @@ import type { Exchange } from '../../exchange/exchange.js';
 import type { ClientLimits } from '../../transport/client-limits.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
 import type { Admission } from '../../access/gate.js';
-import { grpcMethod } from '../../a2a/grpc/methods.js';
+import { grpcMethod, grpcPath } from '../../a2a/grpc/methods.js';
+import { subscribeToTaskRequest } from '../../a2a/grpc/rescue-wire.js';
+import { encodeGrpcFrame } from '../../codec/grpc-frames.js';
+import type { RequestBody } from '../../pipeline/request-body.js';
+import type { Replica } from '../../transport/replica.js';
 import type { Binding, HeadCheck, Prepared, RoutedCall } from '../../pipeline/binding.js';
-import type { GrpcClientCall } from './call.js';
+import type { GrpcCall, GrpcClientCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
 import { relayGrpc } from './relay.js';
 import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
@@ -29,6 +33,10 @@ import { rescueGrpcCall } from './rescue.js';
 import { replayGrpcCall } from './replay.js';
 import { grpcExtendedCardRewrite, type GrpcCardDeps } from './extended-card.js';
 import type { HeldRewrite } from './held-answer.js';
+import type { ReplayWindows } from '../../resume/window.js';
+import { GrpcResumableStream } from '../../resume/grpc-stream.js';
+import { ResumableRelay } from './resume-relay.js';
+import { resumeGrpcCall } from './resume.js';
 
 export interface GrpcBindingDeps {
   readonly agents: GrpcAgents;
@@ -36,12 +44,16 @@ export interface GrpcBindingDeps {
   readonly tracker: TaskTracker;
   /** Where extended cards' interfaces point (extended-card.ts). */
   readonly cards: GrpcCardDeps;
+  /** Stream resume's replay windows (src/resume/), made with the state store (src/state/build.ts). */
+  readonly windows: ReplayWindows;
 }
 
 export interface GrpcPrepared extends Prepared {
   /** Epoch ms of the client's `grpc-timeout`, if it gave one. */
   readonly deadline: number | undefined;
   readonly rewrite: HeldRewrite | undefined;
+  /** A stream of an agent with `resume`: named in its headers and kept in its window (resume-relay.ts). */
+  readonly resumable: boolean;
 }
 
 /** Bytes of the gRPC message prefix (compressed flag, 4-byte length). */
@@ -63,6 +75,8 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       return { prefix: body, complete: true, forward: body };
     },
     prepare: (routed) => prepare(routed, deps),
+    resume: (routed, resume, body, replicaOf) =>
+      resumeGrpcCall(routed, resume, deps.windows, (taskId) => continueStream(routed, body, taskId, replicaOf, deps)),
     replay: (routed, prepared, body, outcome) =>
       replayGrpcCall({
         call: { req: routed.call.req, res: routed.call.res, exchange: routed.exchange },
@@ -93,7 +107,9 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       const { deadline, rewrite } = prepared;
       const left = deadline === undefined ? undefined : deadline - Date.now();
       const upstream = channel.request(h2Headers(call.target, channel, prepared.headers, left));
-      return relayGrpc({ req: call.req, res: call.res, exchange }, { upstream, body: body.prefix, deadline, rewrite });
+      const grpcCall = { req: call.req, res: call.res, exchange };
+      const resume = prepared.resumable ? resumableRelay(grpcCall, deps.windows) : undefined;
+      return relayGrpc(grpcCall, { upstream, body: body.prefix, deadline, rewrite, resume });
     },
     answerUnexpected,
   };
@@ -125,10 +141,54 @@ function checkHead(call: GrpcClientCall): HeadCheck {
 function prepare(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps): GrpcPrepared {
   const { call, exchange, trusted, admission } = routed;
   const rewrite = answerRewrite(routed, deps);
-  const headers = agentMetadata(call, exchange, trusted, heldStrip(admission.stripHeaders, rewrite));
+  const resumable = exchange.upstream.config.resume.enabled && isStream(exchange);
+  const strip = rewrite || resumable ? readableStrip(admission.stripHeaders) : admission.stripHeaders;
+  const headers = agentMetadata(call, exchange, trusted, strip);
   const timeout = parseGrpcTimeout(call.headers['grpc-timeout']);
   const deadline = timeout === undefined ? undefined : exchange.record.startedAt + timeout;
-  return { headers, deadline, rewrite };
+  return { headers, deadline, rewrite, resumable };
+}
+
+function isStream(exchange: Exchange): boolean {
+  const op = exchange.request?.operation;
+  return op === 'SendStreamingMessage' || op === 'SubscribeToTask';
+}
+
+/**
+ * A resumed stream nobody reads any more goes on with a SubscribeToTask to the task's replica, in
+ * the answer the replay started (relay.ts `continuing`): the client's own SubscribeToTask, or one
+ * made for a re-sent SendStreamingMessage (rescue-wire.ts). Its messages are relayed, not kept:
+ * the answer's headers named the first stream already (docs/fleet.md "Stream resume").
+ */
+async function continueStream(
+  routed: RoutedCall<GrpcClientCall>,
+  body: RequestBody,
+  taskId: string,
+  replicaOf: (taskId: string) => Promise<Replica>,
+  deps: GrpcBindingDeps,
+): Promise<boolean> {
+  const { call, exchange } = routed;
+  const version = grpcMethod(call.target)?.version;
+  const own = exchange.request?.operation === 'SubscribeToTask';
+  const path = own ? call.target : version && grpcPath('SubscribeToTask', version);
+  if (!version || !path) return false;
+  const message = own ? body.prefix : Buffer.from(encodeGrpcFrame(subscribeToTaskRequest(taskId, version)));
+  const prepared = prepare(routed, deps);
+  exchange.emit('onForward', prepared.headers);
+  const channel = await deps.agents.channelFor(exchange.upstream, await replicaOf(taskId), version);
+  const left = prepared.deadline === undefined ? undefined : prepared.deadline - Date.now();
+  const upstream = channel.request(h2Headers(path, channel, prepared.headers, left));
+  const grpcCall = { req: call.req, res: call.res, exchange };
+  await relayGrpc(grpcCall, { upstream, body: message, deadline: prepared.deadline, continuing: true });
+  return true;
+}
+
+/** Stream resume's part of the relay: the window of this agent's stream, with its caps and grace. */
+function resumableRelay(call: GrpcCall, windows: ReplayWindows): ResumableRelay {
+  const { name, config } = call.exchange.upstream;
+  const { window, grace } = config.resume;
+  const limits = { events: window.events, bytes: window.bytes, ttlMs: window.ttl };
+  return new ResumableRelay(new GrpcResumableStream(name, windows, limits), grace, call);
 }
 
 /** The HTTP/2 sessions to the agent's gRPC interface for the call's version (looked up after `onForward`). */
@@ -187,9 +247,13 @@ function answerRewrite(routed: RoutedCall<GrpcClientCall>, deps: GrpcBindingDeps
   return filter && { message: filter('grpc'), maxBytes: deps.limits.grpc.messageBytes };
 }
 
-/** A held answer must be readable: the agent is not offered compression (`grpc-accept-encoding`). */
-function heldStrip(strip: ReadonlySet<string> | undefined, rewrite: HeldRewrite | undefined) {
-  return rewrite ? new Set([...(strip ?? []), 'grpc-accept-encoding']) : strip;
+/**
+ * A held answer, or a resumable stream's window (its first message names the task; a replay has
+ * no compression to announce), must be readable: the agent is not offered compression
+ * (`grpc-accept-encoding`).
+ */
+function readableStrip(strip: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  return new Set([...(strip ?? []), 'grpc-accept-encoding']);
 }
 
 /** Anything thrown before the relay took over: answered as a gRPC status whenever the stream is still there. */

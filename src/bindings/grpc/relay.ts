@@ -11,6 +11,11 @@
  * with headers is held whole instead; at its trailers, grpc-status 0 sends it rewritten as one
  * message with the agent's headers and trailers, any other status as it came. A trailers-only
  * answer (an error) goes through untouched either way. Observers see what the client gets.
+ *
+ * With `resume` (an agent with stream resume, resume-relay.ts), the headers wait for the first
+ * message, which names the stream, and a client that cancels leaves the agent's stream read on
+ * into the window for the grace period. With `continuing`, the agent's answer goes on in a
+ * resume's replay (resume.ts): headers not sent again (docs/fleet.md "Stream resume").
  */
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import type { Exchange, ResponseHeaders } from '../../exchange/exchange.js';
@@ -19,6 +24,7 @@ import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import type { GrpcCall } from './call.js';
 import { HeldAnswer, type HeldResult, type HeldRewrite } from './held-answer.js';
 import { streamFailureCause } from './channel.js';
+import type { ResumableRelay } from './resume-relay.js';
 
 export interface RelayRequest {
   /** The agent's stream, opened with the request headers. */
@@ -29,6 +35,13 @@ export interface RelayRequest {
   readonly deadline: number | undefined;
   /** Hold the answer whole and rewrite it (decided by the pipeline from the request and its admission). */
   readonly rewrite?: HeldRewrite;
+  /** Stream resume (resume-relay.ts): the stream named in its headers and kept in its window. */
+  readonly resume?: ResumableRelay;
+  /**
+   * The client's answer has started already (a resume's replay, resume.ts): the agent's messages
+   * go on in it, its headers are not sent again, and a trailers-only answer ends it with its status.
+   */
+  readonly continuing?: boolean;
 }
 
 /** Resolves when the exchange has finished: trailers relayed, the client gone, or the agent failed. */
@@ -47,6 +60,13 @@ function relayedHeaders(headers: IncomingHttpHeaders): ResponseHeaders {
   return out;
 }
 
+/** The status fields of a trailers-only block, as trailers of an answer already started. */
+function statusOf(headers: IncomingHttpHeaders): ResponseHeaders {
+  const out: ResponseHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (name.startsWith('grpc-')) out[name] = value;
+  return out;
+}
+
 class GrpcRelay {
   private readonly exchange: Exchange;
   private timer: NodeJS.Timeout | undefined;
@@ -55,6 +75,8 @@ class GrpcRelay {
   private held: { status: number; headers: ResponseHeaders; answer: HeldAnswer } | undefined;
   /** Set at the trailers of a held answer: it is being rewritten and sent, and finishes the exchange. */
   private releasing = false;
+  /** The client left a named resumable stream: the agent's is read on into the window until this fires. */
+  private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly call: GrpcCall,
@@ -86,15 +108,20 @@ class GrpcRelay {
     const status = Number(headers[':status'] ?? 200);
     this.exchange.replicaStatus = status;
     const outgoing = relayedHeaders(headers);
-    this.exchange.emit('onResponseStart', status, outgoing);
-    if (flags & constants.NGHTTP2_FLAG_END_STREAM) {
+    const trailersOnly = (flags & constants.NGHTTP2_FLAG_END_STREAM) !== 0;
+    // A resumable stream's head is seen when it goes out (resume-relay.ts), with its name.
+    if (!this.request.resume || trailersOnly) this.exchange.emit('onResponseStart', status, outgoing);
+    if (trailersOnly && this.request.continuing) return this.onTrailers(headers);
+    if (this.request.continuing) return;
+    if (trailersOnly) {
       // Trailers-only (an error, or an empty answer): the status is in this one block.
       this.exchange.responseTrailers = outgoing;
       if (!res.stream.destroyed) res.stream.respond({ ':status': status, ...outgoing }, { endStream: true });
       this.finish();
       return;
     }
-    const { rewrite } = this.request;
+    const { rewrite, resume } = this.request;
+    if (resume) return resume.holdHead(status, outgoing); // named at its first message
     if (!rewrite) return void res.writeHead(status, outgoing);
     // The rewritten message has a length of its own; HTTP/2 frames delimit it (RFC 9113 §8.1.1).
     const { 'content-length': _length, ...kept } = outgoing;
@@ -102,7 +129,9 @@ class GrpcRelay {
   }
 
   private onData(chunk: Buffer): void {
+    if (this.graceTimer !== undefined) return this.request.resume!.stream.push(chunk); // into the window only
     if (this.ended) return;
+    if (this.request.resume) return this.request.resume.data(chunk, this.writeChunk);
     if (this.held) {
       const refusal = this.held.answer.push(chunk);
       if (refusal) this.refuse(refusal);
@@ -110,6 +139,8 @@ class GrpcRelay {
     }
     this.write(chunk);
   }
+
+  private readonly writeChunk = (chunk: Buffer): void => this.write(chunk);
 
   private write(chunk: Buffer): void {
     const { res } = this.call;
@@ -119,7 +150,9 @@ class GrpcRelay {
   }
 
   private onTrailers(trailers: IncomingHttpHeaders): void {
-    const outgoing = relayedHeaders(trailers);
+    const outgoing = this.request.continuing ? statusOf(trailers) : relayedHeaders(trailers);
+    if (this.request.resume) this.request.resume.trailers(outgoing, this.writeChunk);
+    if (this.graceTimer !== undefined) return clearTimeout(this.graceTimer);
     if (this.held) return void this.release(outgoing);
     this.exchange.responseTrailers = outgoing;
     this.call.res.addTrailers(outgoing);
@@ -160,6 +193,7 @@ class GrpcRelay {
 
   private onEnd(): void {
     if (this.ended || this.releasing) return;
+    this.request.resume?.release(this.writeChunk); // headers still held: an answer with no message
     const { res } = this.call;
     if (!res.writableEnded && !res.stream.destroyed) res.end();
     this.finish();
@@ -167,6 +201,7 @@ class GrpcRelay {
 
   private onUpstreamClose(): void {
     const { upstream } = this.request;
+    if (this.graceTimer !== undefined) return this.endGrace();
     if (this.ended || this.releasing) return;
     const code = upstream.rstCode ?? constants.NGHTTP2_NO_ERROR;
     if (code === constants.NGHTTP2_NO_ERROR && this.exchange.responseTrailers) return this.onEnd();
@@ -176,6 +211,7 @@ class GrpcRelay {
   }
 
   private onUpstreamFailure(err: unknown): void {
+    if (this.graceTimer !== undefined) return this.endGrace();
     if (this.ended) return;
     const failure =
       err instanceof GatewayError ? err : upstreamFailure(streamFailureCause(err), this.exchange.upstream.name);
@@ -193,10 +229,26 @@ class GrpcRelay {
 
   private onClientClose(): void {
     if (this.ended) return;
-    // The client cancelled (RST_STREAM) or its connection went: so does the agent's stream.
+    // The client cancelled (RST_STREAM) or its connection went: so does the agent's stream —
+    // unless it is a named resumable one, read on into its window for the grace period.
     this.exchange.fail('client-gone', new Error('client went away'));
-    this.request.upstream.close(constants.NGHTTP2_CANCEL);
+    const graceMs = this.request.resume?.graceFor() ?? 0;
+    if (graceMs > 0) this.readOnAfterClient(graceMs);
+    else this.request.upstream.close(constants.NGHTTP2_CANCEL);
     this.finish();
+  }
+
+  private readOnAfterClient(graceMs: number): void {
+    const { upstream } = this.request;
+    this.graceTimer = setTimeout(() => upstream.close(constants.NGHTTP2_CANCEL), graceMs);
+    this.graceTimer.unref();
+    upstream.resume(); // paused by the client's backpressure: nobody waits for these bytes now
+  }
+
+  /** The grace read is over: the agent's stream closed (after its trailers, or cancelled when grace ran out). */
+  private endGrace(): void {
+    clearTimeout(this.graceTimer);
+    this.request.resume!.stream.end('cut'); // a no-op when its trailers ended it already
   }
 
   private answer(err: unknown): void {
@@ -210,6 +262,7 @@ class GrpcRelay {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.timer);
+    if (this.graceTimer === undefined) this.request.resume?.stream.end('cut'); // a no-op once its trailers ended it
     this.exchange.finish();
     this.done();
   }

@@ -1,20 +1,18 @@
 /**
  * Step 4b on HTTP (docs/fleet.md "Stream resume"): a stream call with `Last-Event-ID` answered
  * from the replay window as an SSE stream — the kept events after that id with their ids, then
- * the live ones — and never sent to the agent again. A window that no longer holds the next event
- * is RESUME_WINDOW_EXCEEDED in the caller's protocol (the pipeline's step 8 answers what is
- * thrown here); a window store that cannot be read is STATE_UNAVAILABLE with `failClosed`, else
- * the same RESUME_WINDOW_EXCEEDED (the client starts over with GetTask or SubscribeToTask).
+ * the live ones — and never sent to the agent again. The refusals (beyond the window, the store
+ * down) are src/resume/opening.ts's, answered in the caller's protocol by the pipeline's step 8.
  */
 import { GatewayError } from '../../errors/gateway-error.js';
 import { errorContextOf, sseErrorEvent } from '../../errors/json-answer.js';
 import type { RoutedCall } from '../../pipeline/binding.js';
 import type { ResumeRequest } from '../../resume/decision.js';
-import { beyondWindow, followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import { followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
 import type { ReplayWindows, WindowEvent, WindowRead } from '../../resume/window.js';
 import { eventIdLine } from '../../resume/event-id.js';
 import { blankLengthOf, withFieldLine } from '../../codec/sse-frames.js';
-import type { Exchange } from '../../exchange/exchange.js';
+import { openReplay } from '../../resume/opening.js';
 import { SseKeepalive } from './sse-keepalive.js';
 import type { HttpCall } from './http-call.js';
 
@@ -25,44 +23,18 @@ export type ContinueStream = (taskId: string) => Promise<boolean>;
 
 export async function resumeHttpCall(
   routed: RoutedCall<HttpCall>,
-  resume: ResumeRequest,
+  request: ResumeRequest,
   windows: ReplayWindows,
   continueStream: ContinueStream,
 ): Promise<void> {
   const { exchange } = routed;
-  const first = resume.kind === 'window' ? await firstRead(exchange, windows, resume.key, resume.after) : undefined;
-  if (resume.kind === 'beyond' || !first || beyondWindow(first, resume.after)) {
-    exchange.record.resume = 'beyond_window';
-    const agent = exchange.upstream.name;
-    throw new GatewayError(
-      'RESUME_WINDOW_EXCEEDED',
-      'the events after Last-Event-ID are no longer kept; GetTask or SubscribeToTask to continue',
-      { agent },
-    );
-  }
-  exchange.record.resume = 'replayed';
+  const { resume, first } = await openReplay(exchange, request, windows);
   const ended = await replay(routed, resume, windows, first);
   if ((ended === 'unread' || ended === 'cut') && !routed.call.closed) {
     exchange.record.resume = 'continued';
     if (await continueStream(resume.taskId).catch(() => false)) return; // the relay finished the exchange
   }
   finishReplay(routed, ended);
-}
-
-/** The window's first read; a store that cannot answer is a refusal (failClosed) or beyond the window. */
-async function firstRead(
-  exchange: Exchange,
-  windows: ReplayWindows,
-  key: string,
-  after: number,
-): Promise<WindowRead | undefined> {
-  try {
-    return await windows.read(key, after);
-  } catch (err) {
-    if (!exchange.upstream.config.resume.failClosed) return undefined;
-    exchange.record.resume = 'unavailable';
-    throw new GatewayError('STATE_UNAVAILABLE', 'the replay window cannot be read; retry later', {}, { cause: err });
-  }
 }
 
 /** Writes the window's events (each with its id) as an SSE answer, until the stream ends or the client leaves. */

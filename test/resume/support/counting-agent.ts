@@ -10,7 +10,8 @@ import { hostAgent, type HostedAgent } from '../../../src/demo/host.js';
 import { TaskRuns, sleep } from '../../../src/demo/task-runs.js';
 import { cancelVia } from '../../../src/demo/agents/common.js';
 import { artifactUpdate, openingTask, statusUpdate, TaskState } from '../../../src/demo/v1-events.js';
-import { PEER_SKILL } from '../../peers/peer-common.js';
+import { PEER_SKILL, type RecordedRequest } from '../../peers/peer-common.js';
+import { startGrpcHost, type RecordedStream } from '../../peers/peer-grpc.js';
 
 /** Artifact chunks per task: with the Task, WORKING and COMPLETED, 26 events. */
 export const CHUNKS = 23;
@@ -28,6 +29,9 @@ export interface RecordedAnswer {
 export interface CountingAgent {
   readonly url: string;
   readonly answers: RecordedAnswer[];
+  /** With `grpc`: where it serves gRPC (1.0 and 0.3), and the server streams it wrote there. */
+  readonly grpcUrl?: string;
+  readonly grpcStreams: RecordedStream[];
   close(): Promise<void>;
 }
 
@@ -84,9 +88,11 @@ function recordAnswers(into: RecordedAnswer[]): RequestHandler {
   };
 }
 
-export async function startCountingAgent(stepMs: number): Promise<CountingAgent> {
+export async function startCountingAgent(stepMs: number, opts: { grpc?: boolean } = {}): Promise<CountingAgent> {
   const answers: RecordedAnswer[] = [];
+  const grpcStreams: RecordedStream[] = [];
   const executor = new CountingExecutor(stepMs);
+  const grpc = opts.grpc ? await startGrpcHost([] as RecordedRequest[], grpcStreams) : undefined;
   const hosted: HostedAgent = await hostAgent({
     card: {
       name: 'counting agent (SDK 1.3.0)',
@@ -114,6 +120,9 @@ export async function startCountingAgent(stepMs: number): Promise<CountingAgent>
     compatV03: true,
     middleware: [recordAnswers(answers)],
     onClose: () => executor.runs.abortAll(),
+    extraInterfaces: grpc ? [grpc.iface] : [],
   });
-  return { url: hosted.url, answers, close: () => hosted.close() };
+  grpc?.serve(hosted.requestHandler, true);
+  const close = async () => void (await Promise.all([hosted.close(), grpc?.close()]));
+  return { url: hosted.url, answers, grpcUrl: grpc?.url, grpcStreams, close };
 }
