@@ -14,7 +14,7 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import { pollUntil } from '../peers/deadline.js';
-import { freePort, startGatewayProcess, type GatewayProcess } from '../state/support/replicas.js';
+import { freePort, startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { h2, rawCall, sendMessageRequest, taskIdOf } from '../grpc/support/raw-grpc.js';
 import { subscribeToTaskRequest } from '../../src/a2a/grpc/rescue-wire.js';
@@ -59,12 +59,7 @@ beforeAll(async () => {
     const ports: Record<string, number> = {};
     for (const name of Object.keys(AGENTS)) ports[name] = await freePort();
     const process = await startGatewayProcess(config(ports));
-    await pollUntil(
-      () => fetch(`${process.url}/readyz`).then((r) => r.status),
-      (s) => s === 200,
-      15_000,
-      'ready',
-    );
+    await waitReady(process);
     gateways.push({ process, ports });
   }
 }, 30_000);
