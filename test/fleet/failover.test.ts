@@ -33,7 +33,7 @@ shutdown: { grace: 2s }
 log: { access: false }
 state:
   store: redis
-  redis: { url: "${redis.url}" }
+  redis: { url: "${redis.url}", required: true } # readiness waits for the connection (waitReady)
 agents:
   echo:
     upstreams: [${upstreams.map((u) => `"${u}"`).join(', ')}]

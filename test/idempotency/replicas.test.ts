@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import { pollUntil } from '../peers/deadline.js';
-import { startGatewayProcess, sumOf, type GatewayProcess } from '../state/support/replicas.js';
+import { startGatewayProcess, sumOf, type GatewayProcess, waitReady } from '../state/support/replicas.js';
 import { startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { sendJsonRpc, sendRest, taskOf } from './support/rpc.js';
 
@@ -22,7 +22,7 @@ shutdown: { grace: 2s }
 log: { access: false }
 state:
   store: redis
-  redis: { url: "${redis.url}" }
+  redis: { url: "${redis.url}", required: true } # readiness waits for the connection (waitReady)
 agents:
   counted:
     url: "${agent.url}"
@@ -32,6 +32,8 @@ agents:
 beforeAll(async () => {
   [redis, agent] = await Promise.all([startRedis(), startCountingAgent()]);
   gateways = await Promise.all([startGatewayProcess(config()), startGatewayProcess(config())]);
+  // Redis connected on both before the first send: a store not yet up fails open (a second task).
+  await Promise.all(gateways.map(waitReady));
 }, 30_000);
 afterAll(async () => {
   await Promise.all(gateways.map((g) => g.stop()));

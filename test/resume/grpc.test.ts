@@ -46,7 +46,7 @@ shutdown: { grace: 1s }
 log: { access: false }
 state:
   store: redis
-  redis: { url: "${redis.url}" }
+  redis: { url: "${redis.url}", required: true } # readiness waits for the connection (waitReady)
 agents:
 ${agents.join('\n')}
 `;

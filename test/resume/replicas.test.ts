@@ -29,7 +29,7 @@ shutdown: { grace: 1s }
 log: { access: false }
 state:
   store: redis
-  redis: { url: "${redis.url}" }
+  redis: { url: "${redis.url}", required: true } # readiness waits for the connection (waitReady)
 agents:
   counter:
     url: "${agent.url}"
