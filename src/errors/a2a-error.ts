@@ -106,3 +106,9 @@ export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorConte
   });
   res.end(body);
 }
+
+/** A mid-stream A2A error as one SSE event, in the shapes of json-answer.ts `sseErrorEvent`. */
+export function sseA2AErrorEvent(err: A2AError, ctx: ErrorContext): string {
+  const prefix = ctx.binding === 'rest' ? 'event: error\n' : '';
+  return `${prefix}data: ${a2aErrorBody(err, ctx)}\n\n`;
+}

@@ -6,6 +6,8 @@
  * window trimmed past a slow reader, or a write that failed) ends the replay as `gap`.
  */
 import type { ReplayWindows, StreamEnd, WindowEvent, WindowRead, WindowTail } from './window.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { A2AError } from '../errors/a2a-error.js';
 
 /** Why a replay ended: the agent's stream ended (`end`, `cut`), nobody reads it any more, a hole, or the client left. */
 export type FollowEnd = StreamEnd | 'unread' | 'gap' | 'client-gone';
@@ -57,4 +59,22 @@ export function beyondWindow(read: WindowRead, after: number): boolean {
   if (!read.found) return true;
   const first = read.events[0];
   return first !== undefined && first.seq !== after + 1;
+}
+
+/**
+ * After a replay whose agent stream is not over (`cut`, `unread`): go on with the agent's
+ * SubscribeToTask (each binding's `continueStream`). `true` when the relay took the answer over;
+ * else the refusal that stopped it, for the binding to answer in the caller's protocol — such as
+ * TaskNotFound `TASK_REPLICA_GONE` when the task's replica is gone (src/fleet/placement.ts) —
+ * or undefined when it failed otherwise.
+ */
+export async function continueAfterReplay(
+  continueStream: (taskId: string) => Promise<boolean>,
+  taskId: string,
+): Promise<true | GatewayError | A2AError | undefined> {
+  try {
+    return (await continueStream(taskId)) || undefined;
+  } catch (err) {
+    return err instanceof GatewayError || err instanceof A2AError ? err : undefined;
+  }
 }

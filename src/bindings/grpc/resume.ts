@@ -15,7 +15,8 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import type { RoutedCall } from '../../pipeline/binding.js';
 import type { ResumeRequest } from '../../resume/decision.js';
-import { followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import { continueAfterReplay, followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import type { A2AError } from '../../errors/a2a-error.js';
 import type { ReplayWindows, WindowEvent } from '../../resume/window.js';
 import { openReplay } from '../../resume/opening.js';
 import { formatStreamName } from '../../resume/event-id.js';
@@ -46,11 +47,14 @@ export async function resumeGrpcCall(
     write: (event) => writeMessage(routed, event, gone),
   };
   const ended = await followWindow(windows, resume.key, resume.after, first, sink);
+  let refusal: GatewayError | A2AError | undefined;
   if ((ended === 'unread' || ended === 'cut') && !call.closed) {
     exchange.record.resume = 'continued';
-    if (await continueStream(resume.taskId).catch(() => false)) return; // the relay finished the exchange
+    const went = await continueAfterReplay(continueStream, resume.taskId);
+    if (went === true) return; // the relay finished the exchange
+    refusal = went;
   }
-  finishReplay(routed, ended);
+  finishReplay(routed, ended, refusal);
 }
 
 function writeMessage({ call, exchange }: RoutedCall<GrpcClientCall>, event: WindowEvent, gone: Promise<void>) {
@@ -61,7 +65,11 @@ function writeMessage({ call, exchange }: RoutedCall<GrpcClientCall>, event: Win
 }
 
 /** The replay is over: OK when the agent's stream ended OK, else UNAVAILABLE (or the gap's OUT_OF_RANGE). */
-function finishReplay({ call, exchange }: RoutedCall<GrpcClientCall>, ended: FollowEnd): void {
+function finishReplay(
+  { call, exchange }: RoutedCall<GrpcClientCall>,
+  ended: FollowEnd,
+  refusal: GatewayError | A2AError | undefined,
+): void {
   const { res } = call;
   if (ended === 'client-gone') {
     exchange.fail('client-gone', new Error('client went away'));
@@ -72,10 +80,9 @@ function finishReplay({ call, exchange }: RoutedCall<GrpcClientCall>, ended: Fol
     res.end();
   } else {
     const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
-    const failure = new GatewayError(
-      reason,
-      `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`,
-    );
+    const failure =
+      refusal ??
+      new GatewayError(reason, `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`);
     exchange.fail('upstream-error', failure);
     const trailers = sendGrpcFailure(res, grpcFailureOf(failure));
     if (trailers) exchange.responseTrailers = trailers;

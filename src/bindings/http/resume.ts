@@ -8,7 +8,8 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { errorContextOf, sseErrorEvent } from '../../errors/json-answer.js';
 import type { RoutedCall } from '../../pipeline/binding.js';
 import type { ResumeRequest } from '../../resume/decision.js';
-import { followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import { continueAfterReplay, followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import { A2AError, sseA2AErrorEvent } from '../../errors/a2a-error.js';
 import type { ReplayWindows, WindowEvent, WindowRead } from '../../resume/window.js';
 import { eventIdLine } from '../../resume/event-id.js';
 import { blankLengthOf, withFieldLine } from '../../codec/sse-frames.js';
@@ -30,11 +31,14 @@ export async function resumeHttpCall(
   const { exchange } = routed;
   const { resume, first } = await openReplay(exchange, request, windows);
   const ended = await replay(routed, resume, windows, first);
+  let refusal: GatewayError | A2AError | undefined;
   if ((ended === 'unread' || ended === 'cut') && !routed.call.closed) {
     exchange.record.resume = 'continued';
-    if (await continueStream(resume.taskId).catch(() => false)) return; // the relay finished the exchange
+    const went = await continueAfterReplay(continueStream, resume.taskId);
+    if (went === true) return; // the relay finished the exchange
+    refusal = went;
   }
-  finishReplay(routed, ended);
+  finishReplay(routed, ended, refusal);
 }
 
 /** Writes the window's events (each with its id) as an SSE answer, until the stream ends or the client leaves. */
@@ -88,20 +92,26 @@ function writeEvent(
  * (the grace read gave up, a gateway process died), or a hole: an error event in the caller's
  * protocol (wire-reference §1.1 / §1.2), after which the client follows the task with SubscribeToTask.
  */
-function finishReplay({ call, exchange }: RoutedCall<HttpCall>, ended: FollowEnd): void {
+function finishReplay(
+  { call, exchange }: RoutedCall<HttpCall>,
+  ended: FollowEnd,
+  refusal: GatewayError | A2AError | undefined,
+): void {
   const { res } = call;
   if (ended === 'client-gone') {
     exchange.fail('client-gone', new Error('client went away'));
   } else if (ended !== 'end' && !res.writableEnded) {
-    const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
-    const failure = new GatewayError(
-      reason,
-      `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`,
-    );
+    const failure = refusal ?? notFollowed(ended);
     exchange.fail('upstream-error', failure);
-    res.end(sseErrorEvent(failure, errorContextOf(exchange.request, call.req.headers['a2a-version'])));
+    const ctx = errorContextOf(exchange.request, call.req.headers['a2a-version']);
+    res.end(failure instanceof A2AError ? sseA2AErrorEvent(failure, ctx) : sseErrorEvent(failure, ctx));
   } else {
     res.end();
   }
   exchange.finish();
+}
+
+function notFollowed(ended: FollowEnd): GatewayError {
+  const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
+  return new GatewayError(reason, `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`);
 }
