@@ -191,9 +191,13 @@ function resumableRelay(call: GrpcCall, windows: ReplayWindows): ResumableRelay 
   return new ResumableRelay(new GrpcResumableStream(name, windows, limits), grace, call);
 }
 
-/** The HTTP/2 sessions to the agent's gRPC interface for the call's version (looked up after `onForward`). */
+/**
+ * The HTTP/2 sessions to the agent's gRPC interface for the version the call is written in (its
+ * rpc's package, `wireVersion`), whatever `a2a-version` says: only that interface reads the
+ * message (looked up after `onForward`).
+ */
 function channelOf(exchange: Exchange, deps: GrpcBindingDeps): Promise<GrpcChannel> {
-  return deps.agents.channelFor(exchange.upstream, exchange.replica, exchange.request?.version ?? '1.0');
+  return deps.agents.channelFor(exchange.upstream, exchange.replica, exchange.request?.wireVersion ?? '1.0');
 }
 
 /** The request's metadata as the agent gets it: the same hygiene as HTTP headers, credentials stripped unless forwarded. */
