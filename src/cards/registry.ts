@@ -12,6 +12,7 @@ import type { Upstream } from '../transport/upstream.js';
 import type { CardCache, CachedCard } from './cache.js';
 import { renderCard } from './serve.js';
 import type { CardSecurity } from './security.js';
+import type { SignatureCheck } from './signature.js';
 import type { Logger } from '../log.js';
 
 export interface AgentStatus {
@@ -24,6 +25,8 @@ export interface AgentStatus {
   reachable: boolean;
   card?: Record<string, unknown>;
   cardError?: string;
+  /** The check of the card's signatures, when the agent has keys configured (`cards.signature`). */
+  cardSignature?: SignatureCheck;
   /** Interface URLs the rewrite left alone (they do not live under the agent's URL). */
   untouchedInterfaces?: Array<{ field: string; url: string; why: string }>;
 }
@@ -148,6 +151,7 @@ export class CardRegistry {
           : await this.load(upstream);
       const served = renderCard(cached, cached.from, url, this.security);
       entry.reachable = true;
+      if (cached.signature) entry.cardSignature = cached.signature;
       entry.card = this.parsed(upstream.name, cached, url, served.body);
       if (served.rewrite?.untouched.length) entry.untouchedInterfaces = served.rewrite.untouched;
     } catch (err) {
@@ -159,6 +163,7 @@ export class CardRegistry {
 
   /** One public catalog entry: `status` without what only operators may see. */
   async publicStatus(upstream: Upstream, publicBase: string): Promise<PublicAgentStatus> {
+    // `cardSignature` stays on the admin side: its `why` may name the agent's keys.
     const { name, url, hostUrls, reachable, card } = await this.status(upstream, publicBase);
     return { name, url, ...(hostUrls ? { hostUrls } : {}), ready: reachable, ...(card ? { card } : {}) };
   }

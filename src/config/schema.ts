@@ -2,6 +2,7 @@
  * The configuration contract (docs/configuration.md). Validated and defaulted once at start-up;
  * everything downstream receives the parsed `GatewayConfig` and never reads YAML or env itself.
  */
+import { agentCardsSchema } from './card-signature-schema.js';
 import { z } from 'zod';
 import { duration, httpUrl, size, sizeValue } from './fields.js';
 import {
@@ -94,6 +95,8 @@ const agentObject = z
     /** Task affinity across replicas (docs/fleet.md "Task affinity"). */
     affinity: affinitySchema,
     cardPath: z.string().startsWith('/').default('/.well-known/agent-card.json'),
+    /** The agent's card: the keys its signatures are checked with (docs/security.md "Signed agent cards"). */
+    cards: agentCardsSchema,
     /** Extra headers the gateway adds to every upstream request (credentials it injects). */
     headers: z.record(z.string(), z.string()).default({}),
     timeouts,

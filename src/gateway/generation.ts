@@ -107,7 +107,12 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
   );
-  const cards = new CardCache({ maxAgeMs: config.cards.maxAge, maxBytes: config.cards.maxBytes, log });
+  const cards = new CardCache({
+    maxAgeMs: config.cards.maxAge,
+    maxBytes: config.cards.maxBytes,
+    log,
+    onSignature: (agent, check) => shared.telemetry.cardSignatureChecked(agent, check.result),
+  });
   const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config));
   const trust = new PeerTrust(config.trustedProxies);
   const access = shared.accessControl(config, upstreams, cards);
