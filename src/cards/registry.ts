@@ -13,6 +13,7 @@ import type { CardCache, CachedCard } from './cache.js';
 import { renderCard } from './serve.js';
 import type { CardSecurity } from './security.js';
 import type { SignatureCheck } from './signature.js';
+import type { CardSigner } from './signer.js';
 import type { Logger } from '../log.js';
 
 export interface AgentStatus {
@@ -70,6 +71,8 @@ export class CardRegistry {
     private readonly log: Logger,
     /** The gateway's authentication, advertised in the cards it lists (as in the cards it serves). */
     private readonly security?: CardSecurity,
+    /** The gateway's card signature (`cards.signing`), as on the card route. */
+    private readonly signer?: CardSigner,
   ) {}
 
   /** Starts fetching every card in the background; never throws. */
@@ -149,7 +152,7 @@ export class CardRegistry {
         recent && Date.now() - recent.at < CATALOG_REUSE_MS && this.lastError.get(upstream.name) === undefined
           ? recent.cached
           : await this.load(upstream);
-      const served = renderCard(cached, cached.from, url, this.security);
+      const served = renderCard(cached, cached.from, url, this.security, undefined, this.signer);
       entry.reachable = true;
       if (cached.signature) entry.cardSignature = cached.signature;
       entry.card = this.parsed(upstream.name, cached, url, served.body);

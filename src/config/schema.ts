@@ -3,6 +3,7 @@
  * everything downstream receives the parsed `GatewayConfig` and never reads YAML or env itself.
  */
 import { agentCardsSchema } from './card-signature-schema.js';
+import { cardSigningSchema } from './card-signing-schema.js';
 import { z } from 'zod';
 import { duration, httpUrl, size, sizeValue } from './fields.js';
 import {
@@ -203,6 +204,8 @@ const configObject = z
         retry: duration('5s'),
         /** Most bytes of an agent card, as received and decoded; a larger card is refused (502). */
         maxBytes: size('1MiB'),
+        /** The gateway's key: the cards it serves carry its signature (docs/security.md "Signed agent cards"). */
+        signing: cardSigningSchema.optional(),
       })
       .strict()
       .prefault({}),

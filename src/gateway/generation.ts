@@ -30,6 +30,7 @@ import { createAdminApp, type AdminSources } from '../control/admin-app.js';
 import { mountConsolePage } from '../console/page.js';
 import { trafficHandlers, type TrafficHandlers } from './server.js';
 import { cardSecurityOf, type AccessControl } from '../access/build.js';
+import { cardSignerOf } from '../cards/signer.js';
 import type { RecentExchanges } from '../inspect/recent.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -113,7 +114,8 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     log,
     onSignature: (agent, check) => shared.telemetry.cardSignatureChecked(agent, check.result),
   });
-  const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config));
+  const signer = config.cards.signing && cardSignerOf(config.cards.signing);
+  const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config), signer);
   const trust = new PeerTrust(config.trustedProxies);
   const access = shared.accessControl(config, upstreams, cards);
   const inFlight = new InFlight();
@@ -134,6 +136,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       limits: config.limits,
       queryStrings: config.log.queryStrings,
       cardSecurity: access.cardSecurity,
+      cardSigner: signer,
       tracker: shared.tracker,
       grpcPorts: shared.grpcPorts,
       windows: shared.windows,
@@ -154,6 +157,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     trust,
     publicUrl: config.publicUrl,
     mayList: (req, agent) => access.gate.mayList(req, agent),
+    jwks: signer?.jwks,
   });
   const admin = createAdminApp({
     ...common,

@@ -6,6 +6,7 @@ import type { Exchange } from '../../exchange/exchange.js';
 import type { CardCache } from '../../cards/cache.js';
 import type { CardSecurity } from '../../cards/security.js';
 import { renderCard, sendCard } from '../../cards/serve.js';
+import type { CardSigner } from '../../cards/signer.js';
 import { upstreamFailure } from '../../errors/gateway-error.js';
 import { sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
 import type { HttpCall } from './http-call.js';
@@ -24,12 +25,13 @@ export async function serveCardFromCache(
   at: CardAddress,
   errorContext: ErrorContext,
   security: CardSecurity | undefined,
+  signer?: CardSigner,
 ): Promise<void> {
   const { req, res } = call;
   const { upstream } = exchange;
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
-    const served = renderCard(cached, cached.from, at.publicUrl, security, at.grpc);
+    const served = renderCard(cached, cached.from, at.publicUrl, security, at.grpc, signer);
     exchange.record.bytesOut = served.length;
     sendCard(req, res, cached, served);
   } catch (err) {
