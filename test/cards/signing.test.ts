@@ -24,7 +24,7 @@ let privateJwk: JWK;
 beforeAll(async () => {
   const pair = await generateKeyPair('ES256', { extractable: true });
   privateJwk = await exportJWK(pair.privateKey);
-  peer = await startPeerV1();
+  peer = await startPeerV1({ extendedCard: true });
   const agents = { a: { url: peer.url } };
   signing = await startTestGateway(agents, {
     cards: { retry: '200ms', signing: { key: privateJwk, alg: 'ES256', kid: 'gw-1' } },
@@ -74,6 +74,37 @@ describe('cards.signing', () => {
   it('without signing: the rewritten card carries no signatures and there is no JWKS', async () => {
     expect(await served(plain)).not.toHaveProperty('signatures.0');
     expect((await fetch(`${plain.url}/.well-known/jwks.json`)).status).toBe(404);
+  });
+});
+
+describe('cards.signing, extended card', () => {
+  /** jose over JCS of the card minus signatures, with the gateway's published JWKS. */
+  async function verifyWithJwks(card: Record<string, any>) {
+    const jwks = (await (await fetch(`${signing.url}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+    const { signatures, ...unsigned } = card;
+    const payload = Buffer.from(canonicalize(unsigned)!).toString('base64url');
+    return flattenedVerify({ ...signatures[0], payload }, createLocalJWKSet(jwks));
+  }
+
+  it('signs the JSON-RPC GetExtendedAgentCard result', async () => {
+    const res = await fetch(`${signing.url}/agents/a/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'x1', method: 'GetExtendedAgentCard' }),
+    });
+    const { result } = (await res.json()) as { result: Record<string, any> };
+    expect(result['name']).toMatch(/extended/);
+    expect(result['supportedInterfaces'][0].url).toContain(`${signing.url}/agents/a/`);
+    expect((await verifyWithJwks(result)).protectedHeader?.kid).toBe('gw-1');
+  });
+
+  it('signs the REST /extendedAgentCard body', async () => {
+    const res = await fetch(`${signing.url}/agents/a/a2a/rest/extendedAgentCard`, {
+      headers: { 'a2a-version': '1.0' },
+    });
+    const card = (await res.json()) as Record<string, any>;
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(card)));
+    expect((await verifyWithJwks(card)).protectedHeader?.kid).toBe('gw-1');
   });
 });
 

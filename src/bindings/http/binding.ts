@@ -251,7 +251,7 @@ function responseRewrite(
     const agentUrl = routed.replica.url;
     return (status) =>
       status === 200
-        ? extendedCardRewrite(errorContext.binding, agentUrl, cardAddress(routed, deps), secured)
+        ? extendedCardRewrite(errorContext.binding, agentUrl, cardAddress(routed, deps), secured, deps.cardSigner)
         : undefined;
   }
   const filter = admission.answerFilter;
