@@ -9,6 +9,7 @@ import canonicalize from 'canonicalize';
 import { createLocalJWKSet, exportJWK, flattenedVerify, generateKeyPair, type JWK } from 'jose';
 import { verifyAgentCardSignature, type AgentCard } from '@a2a-js/sdk';
 import { startPeerV1, type PeerV1 } from '../peers/peer-v1.js';
+import { clientV1 } from '../peers/clients.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { renderCard } from '../../src/cards/serve.js';
@@ -106,6 +107,24 @@ describe('cards.signing, extended card', () => {
     expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(card)));
     expect((await verifyWithJwks(card)).protectedHeader?.kid).toBe('gw-1');
   });
+});
+
+describe('cards.signing, SDK 1.3.0 client', () => {
+  it.each(['JSONRPC', 'HTTP+JSON'] as const)(
+    'over %s, client.getAgentCard with a signature verifier accepts the extended card the gateway signed',
+    async (transport) => {
+      const client = await clientV1(`${signing.url}/agents/a/`, { transport });
+      const jwks = (await (await fetch(`${signing.url}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+      let asked = '';
+      const verifier = verifyAgentCardSignature(async (kid) => {
+        asked = kid;
+        return jwks.keys.find((k) => k.kid === kid)!;
+      });
+      const card = await client.getAgentCard(undefined, verifier);
+      expect(card.name).toMatch(/extended/);
+      expect(asked).toBe('gw-1');
+    },
+  );
 });
 
 describe('passThroughUnchanged (renderCard)', () => {
