@@ -21,7 +21,6 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import type { JSONWebKeySet } from 'jose';
 import type { Upstream } from '../transport/upstream.js';
 import { discardBody, readCapped } from '../transport/read-capped.js';
 import { GatewayError, upstreamFailure } from '../errors/gateway-error.js';
@@ -29,6 +28,7 @@ import { GATEWAY_USER_AGENT } from '../version.js';
 import type { Logger } from '../log.js';
 import type { CardSignatureConfig } from '../config/card-signature-schema.js';
 import { cardVerifier, type SignatureCheck } from './signature.js';
+import { keySetOf } from './jwks-source.js';
 
 export interface CachedCard {
   readonly status: number;
@@ -268,7 +268,7 @@ export class CardCache {
     if (!config) return undefined;
     let verify = this.verifiers.get(config);
     if (!verify) {
-      verify = cardVerifier(config.jwks as unknown as JSONWebKeySet);
+      verify = cardVerifier(keySetOf(config));
       this.verifiers.set(config, verify);
     }
     const check = await verify(card);

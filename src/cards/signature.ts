@@ -15,7 +15,7 @@
  * than the SDK's form, never less; a card whose signer dropped unknown fields does not verify.
  */
 import canonicalize from 'canonicalize';
-import { createLocalJWKSet, flattenedVerify, type JSONWebKeySet } from 'jose';
+import { flattenedVerify, type FlattenedVerifyGetKey } from 'jose';
 
 /** `unsigned`: no signatures; `invalid`: none verifies with a configured key (or one is malformed). */
 export type SignatureResult = 'valid' | 'invalid' | 'unsigned';
@@ -82,8 +82,7 @@ function entries(card: Record<string, unknown>): unknown[] | undefined {
   return Array.isArray(list) && list.length > 0 ? list : undefined;
 }
 
-export function cardVerifier(jwks: JSONWebKeySet): (card: Record<string, unknown>) => Promise<SignatureCheck> {
-  const keys = createLocalJWKSet(jwks);
+export function cardVerifier(keys: FlattenedVerifyGetKey): (card: Record<string, unknown>) => Promise<SignatureCheck> {
   return async (card) => {
     const list = entries(card);
     if (!list) return { result: 'unsigned', why: 'the card has no signatures' };
@@ -109,7 +108,7 @@ export function cardVerifier(jwks: JSONWebKeySet): (card: Record<string, unknown
 async function verifyOne(
   entry: unknown,
   payload: string,
-  keys: ReturnType<typeof createLocalJWKSet>,
+  keys: FlattenedVerifyGetKey,
 ): Promise<{ kid?: string } | string> {
   const jws = (entry ?? {}) as { protected?: unknown; signature?: unknown; header?: unknown };
   if (typeof jws.protected !== 'string' || typeof jws.signature !== 'string') return 'lacks protected or signature';

@@ -8,6 +8,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
+import { httpUrl } from './fields.js';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
@@ -31,11 +32,19 @@ const publicJwk = z.record(z.string(), z.unknown()).superRefine((jwk, ctx) => {
 export const cardSignatureSchema = z
   .object({
     /** The agent's public keys (RFC 7517 JWK Set); a signature's `kid` picks the key. */
-    jwks: z.object({ keys: z.array(publicJwk).min(1) }).strict(),
+    jwks: z
+      .object({ keys: z.array(publicJwk).min(1) })
+      .strict()
+      .optional(),
+    /** Or where the gateway fetches that JWKS (src/cards/jwks-source.ts): configured here, never taken from a card. */
+    jwksUrl: httpUrl.optional(),
     /** Refuse the card (the agent is not ready; its card route answers 502) unless a signature verifies. */
     require: z.boolean().default(false),
   })
-  .strict();
+  .strict()
+  .refine((s) => (s.jwks === undefined) !== (s.jwksUrl === undefined), {
+    message: 'give the agent keys as exactly one of jwks (inline) or jwksUrl',
+  });
 
 export type CardSignatureConfig = z.infer<typeof cardSignatureSchema>;
 

@@ -5,6 +5,8 @@
  * whether it serves it (`require`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import canonicalize from 'canonicalize';
 import { exportJWK, FlattenedSign, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { generateAgentCardSignature, type AgentCard } from '@a2a-js/sdk';
@@ -38,6 +40,17 @@ let publicJwk: JWK;
 const peers: Record<string, PeerV1> = {};
 let gateway: RunningGateway;
 let strict: RunningGateway;
+let keyServer: Server;
+
+/** A JWKS server on loopback: `/jwks.json` the agent's key, `/huge.json` past the 64 KiB cap. */
+async function startKeyServer(jwks: () => string): Promise<string> {
+  keyServer = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(req.url === '/huge.json' ? JSON.stringify({ keys: [], pad: 'x'.repeat(70 * 1024) }) : jwks());
+  });
+  await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}`;
+}
 
 beforeAll(async () => {
   agentKey = await generateKeyPair('ES256', { extractable: true });
@@ -58,9 +71,12 @@ beforeAll(async () => {
   ];
 
   const signature = { jwks: { keys: [publicJwk] } };
-  const agents = Object.fromEntries(
+  const keys = await startKeyServer(() => JSON.stringify({ keys: [publicJwk] }));
+  const agents: Record<string, { url: string; cards: unknown }> = Object.fromEntries(
     Object.entries(peers).map(([name, peer]) => [name, { url: peer.url, cards: { signature } }]),
   );
+  agents['remote'] = { url: peers['signed']!.url, cards: { signature: { jwksUrl: `${keys}/jwks.json` } } };
+  agents['remoteHuge'] = { url: peers['signed']!.url, cards: { signature: { jwksUrl: `${keys}/huge.json` } } };
   gateway = await startTestGateway(agents);
   strict = await startTestGateway(
     Object.fromEntries(
@@ -75,6 +91,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([gateway?.close(), strict?.close()]);
   await Promise.all(Object.values(peers).map((p) => p.close()));
+  await new Promise((resolve) => keyServer?.close(resolve));
 });
 
 async function catalog(gw: RunningGateway): Promise<Record<string, Record<string, any>>> {
@@ -106,6 +123,13 @@ describe('card signature verification', () => {
     expect(agents['unsigned']!.cardSignature).toMatchObject({ result: 'unsigned' });
     // Without `require` the card is still served.
     expect((await fetch(`${gateway.url}/agents/tampered${CARD}`)).status).toBe(200);
+  });
+
+  it('fetches the keys from a configured jwksUrl, and refuses a JWKS past the size cap', async () => {
+    const agents = await catalog(gateway);
+    expect(agents['remote']!.cardSignature).toEqual({ result: 'valid', kid: 'agent-1', form: 'jcs' });
+    expect(agents['remoteHuge']!.cardSignature).toMatchObject({ result: 'invalid' });
+    expect(agents['remoteHuge']!.cardSignature.why).toContain('larger than 65536 bytes');
   });
 
   it('counts each check in a2a_card_signature_checks_total by result', async () => {

@@ -45,6 +45,17 @@ describe('cards.signature', () => {
     expect(() => load({ jwks: { keys: [secret] } })).toThrow(/must be a public key/);
   });
 
+  it('takes exactly one of jwks and jwksUrl (an http(s) URL)', () => {
+    expect(load({ jwksUrl: 'https://keys.example/jwks.json' }).agents['a']!.cards.signature?.jwksUrl).toBe(
+      'https://keys.example/jwks.json',
+    );
+    expect(() => load({ jwks: { keys: [publicJwk] }, jwksUrl: 'https://keys.example/jwks.json' })).toThrow(
+      /exactly one of jwks/,
+    );
+    expect(() => load({ require: true })).toThrow(/exactly one of jwks/);
+    expect(() => load({ jwksUrl: 'file:///etc/keys.json' })).toThrow();
+  });
+
   it('refuses a JWK that is not a key, an empty JWKS and unknown members', () => {
     expect(() => load({ jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' }] } })).toThrow(
       /not a usable public JWK/,
