@@ -1,6 +1,10 @@
 /** `cards.signing` validation (src/config/card-signing-schema.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 
 const load = (signing: unknown, env: Record<string, string> = {}) =>
@@ -46,9 +50,28 @@ describe('cards.signing', () => {
     );
   });
 
+  it('reads keyFile: a JWK as JSON or a PEM private key; refuses a missing file and key with keyFile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-key-'));
+    const jwkFile = join(dir, 'key.json');
+    writeFileSync(jwkFile, JSON.stringify(ecPrivate));
+    const pemFile = join(dir, 'key.pem');
+    const pem = createPrivateKey({ key: ecPrivate as import('node:crypto').JsonWebKey, format: 'jwk' }).export({
+      format: 'pem',
+      type: 'pkcs8',
+    });
+    writeFileSync(pemFile, pem);
+    expect(load({ keyFile: jwkFile, alg: 'ES256', kid: 'k' }).cards.signing?.key).toEqual(ecPrivate);
+    expect(load({ keyFile: pemFile, alg: 'ES256', kid: 'k' }).cards.signing?.key).toMatchObject({ d: ecPrivate.d });
+    expect(message(() => load({ keyFile: join(dir, 'absent.pem'), alg: 'ES256', kid: 'k' }))).toContain('ENOENT');
+    expect(message(() => load({ key: ecPrivate, keyFile: jwkFile, alg: 'ES256', kid: 'k' }))).toContain(
+      'exactly one of key and keyFile',
+    );
+    expect(message(() => load({ alg: 'ES256', kid: 'k' }))).toContain('exactly one of key and keyFile');
+  });
+
   it('refuses a key string that is not JSON without echoing it', () => {
     const text = message(() => load({ key: 'secret-material-123', alg: 'ES256', kid: 'k' }));
-    expect(text).toContain('not JSON');
+    expect(text).toContain('it is neither');
     expect(text).not.toContain('secret-material-123');
   });
 });
