@@ -123,6 +123,11 @@ describe('card signature verification', () => {
     expect(agents['unsigned']!.cardSignature).toMatchObject({ result: 'unsigned' });
     // Without `require` the card is still served.
     expect((await fetch(`${gateway.url}/agents/tampered${CARD}`)).status).toBe(200);
+    expect((await fetch(`${gateway.url}/agents/signed${CARD}`)).status).toBe(200);
+    // …with the finding card.signature-invalid on that exchange (and none for the valid card).
+    const text = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
+    expect(text).toMatch(/a2a_findings_total\{agent="tampered",rule="card.signature-invalid"\} [1-9]/);
+    expect(text).toMatch(/a2a_findings_total\{agent="signed",rule="card.signature-invalid"\} 0/);
   });
 
   it('fetches the keys from a configured jwksUrl, and refuses a JWKS past the size cap', async () => {

@@ -33,6 +33,10 @@ export async function serveCardFromCache(
     const cached = await cards.get(upstream, cardPath, req.headers);
     const served = renderCard(cached, cached.from, at.publicUrl, security, at.grpc, signer);
     exchange.record.bytesOut = served.length;
+    // Served anyway (no `require`): say so on the exchange (docs/security.md "Signed agent cards").
+    const check = cached.signature;
+    if (check && check.result !== 'valid')
+      exchange.record.findings.push({ rule: 'card.signature-invalid', count: 1, detail: check.why ?? check.result });
     sendCard(req, res, cached, served);
   } catch (err) {
     const failure = upstreamFailure(err, upstream.name);
