@@ -153,6 +153,12 @@ export const RULES = {
     description:
       'GetExtendedAgentCard answered with something else than an agent card (a Task, invalid JSON, no interfaces); its URLs were not rewritten.',
   },
+  'card.signature-invalid': {
+    section: '§8.4 Agent Card Signing (wire-reference §3)',
+    severity: 'warn',
+    description:
+      "The agent's card was served although no signature verifies with the keys configured for it (agents.{name}.cards.signature): invalid or unsigned.",
+  },
   'card.interface-invalid-url': {
     section: '§8.5 AgentInterface.url (wire-reference §3)',
     severity: 'error',

@@ -26,6 +26,9 @@ import { discardBody, readCapped } from '../transport/read-capped.js';
 import { GatewayError, upstreamFailure } from '../errors/gateway-error.js';
 import { GATEWAY_USER_AGENT } from '../version.js';
 import type { Logger } from '../log.js';
+import type { CardSignatureConfig } from '../config/card-signature-schema.js';
+import { cardVerifier, type SignatureCheck } from './signature.js';
+import { keySetOf } from './jwks-source.js';
 
 export interface CachedCard {
   readonly status: number;
@@ -42,6 +45,8 @@ export interface CachedCard {
   readonly from: string;
   /** How long it may be served without asking the agent, in ms. */
   readonly freshFor: number;
+  /** The check of its signatures, when the agent has keys configured (`cards.signature`; signature.ts). */
+  readonly signature?: SignatureCheck;
 }
 
 export interface CardCacheOptions {
@@ -51,6 +56,8 @@ export interface CardCacheOptions {
   readonly maxBytes: number;
   readonly log?: Logger;
   readonly now?: () => number;
+  /** Told of every signature check (the metric `a2a_card_signature_checks_total`). */
+  readonly onSignature?: (agent: string, check: SignatureCheck) => void;
 }
 
 interface Entry {
@@ -110,8 +117,16 @@ export class CardCache {
   private readonly maxBytes: number;
   private readonly log: Logger | undefined;
   private readonly now: () => number;
+  private readonly verifiers = new WeakMap<
+    CardSignatureConfig,
+    (card: Record<string, unknown>) => Promise<SignatureCheck>
+  >();
+  /** The last signature result logged per agent: a change is logged, a repeat is not. */
+  private readonly signatureSeen = new Map<string, string>();
+  private readonly onSignature: ((agent: string, check: SignatureCheck) => void) | undefined;
 
   constructor(options: CardCacheOptions) {
+    this.onSignature = options.onSignature;
     this.maxAgeMs = options.maxAgeMs;
     this.maxBytes = options.maxBytes;
     this.log = options.log;
@@ -228,10 +243,12 @@ export class CardCache {
     } catch {
       card = undefined;
     }
+    const signature = card && status === 200 ? await this.checkSignature(upstream, card) : undefined;
     return {
       status,
       body,
       card,
+      ...(signature ? { signature } : {}),
       contentType: str(h['content-type']) ?? 'application/json',
       cacheControl,
       vary: str(h['vary']),
@@ -240,6 +257,36 @@ export class CardCache {
       from: replica.url,
       freshFor,
     };
+  }
+
+  /**
+   * Checks a fetched card's signatures once per fetch (a 304 keeps the check of the card it
+   * revalidates); with `require`, a card that does not verify is refused like any invalid card.
+   */
+  private async checkSignature(upstream: Upstream, card: Record<string, unknown>): Promise<SignatureCheck | undefined> {
+    const config = upstream.config.cards.signature;
+    if (!config) return undefined;
+    let verify = this.verifiers.get(config);
+    if (!verify) {
+      verify = cardVerifier(keySetOf(config));
+      this.verifiers.set(config, verify);
+    }
+    const check = await verify(card);
+    this.onSignature?.(upstream.name, check);
+    if (this.signatureSeen.get(upstream.name) !== check.result) {
+      this.signatureSeen.set(upstream.name, check.result);
+      const fields = { agent: upstream.name, result: check.result, kid: check.kid, why: check.why };
+      if (check.result === 'valid') this.log?.info(fields, 'agent card signature checked');
+      else this.log?.warn(fields, 'agent card signature checked');
+    }
+    if (config.require && check.result !== 'valid') {
+      throw this.refuse(
+        upstream.name,
+        'CARD_SIGNATURE',
+        `its signature does not verify with the configured keys (cards.signature.require): ${check.why ?? check.result}`,
+      );
+    }
+    return check;
   }
 
   private tooLarge(agent: string, what: string): GatewayError {

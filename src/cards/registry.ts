@@ -12,6 +12,8 @@ import type { Upstream } from '../transport/upstream.js';
 import type { CardCache, CachedCard } from './cache.js';
 import { renderCard } from './serve.js';
 import type { CardSecurity } from './security.js';
+import type { SignatureCheck } from './signature.js';
+import type { CardSigner } from './signer.js';
 import type { Logger } from '../log.js';
 
 export interface AgentStatus {
@@ -24,6 +26,8 @@ export interface AgentStatus {
   reachable: boolean;
   card?: Record<string, unknown>;
   cardError?: string;
+  /** The check of the card's signatures, when the agent has keys configured (`cards.signature`). */
+  cardSignature?: SignatureCheck;
   /** Interface URLs the rewrite left alone (they do not live under the agent's URL). */
   untouchedInterfaces?: Array<{ field: string; url: string; why: string }>;
 }
@@ -67,6 +71,8 @@ export class CardRegistry {
     private readonly log: Logger,
     /** The gateway's authentication, advertised in the cards it lists (as in the cards it serves). */
     private readonly security?: CardSecurity,
+    /** The gateway's card signature (`cards.signing`), as on the card route. */
+    private readonly signer?: CardSigner,
   ) {}
 
   /** Starts fetching every card in the background; never throws. */
@@ -146,8 +152,9 @@ export class CardRegistry {
         recent && Date.now() - recent.at < CATALOG_REUSE_MS && this.lastError.get(upstream.name) === undefined
           ? recent.cached
           : await this.load(upstream);
-      const served = renderCard(cached, cached.from, url, this.security);
+      const served = renderCard(cached, cached.from, url, this.security, undefined, this.signer);
       entry.reachable = true;
+      if (cached.signature) entry.cardSignature = cached.signature;
       entry.card = this.parsed(upstream.name, cached, url, served.body);
       if (served.rewrite?.untouched.length) entry.untouchedInterfaces = served.rewrite.untouched;
     } catch (err) {
@@ -159,6 +166,7 @@ export class CardRegistry {
 
   /** One public catalog entry: `status` without what only operators may see. */
   async publicStatus(upstream: Upstream, publicBase: string): Promise<PublicAgentStatus> {
+    // `cardSignature` stays on the admin side: its `why` may name the agent's keys.
     const { name, url, hostUrls, reachable, card } = await this.status(upstream, publicBase);
     return { name, url, ...(hostUrls ? { hostUrls } : {}), ready: reachable, ...(card ? { card } : {}) };
   }

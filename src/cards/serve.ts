@@ -16,6 +16,7 @@ import type { CachedCard } from './cache.js';
 import { rewriteCard, type CardRewrite } from './rewrite.js';
 import { etagOf, ifNoneMatchHits } from './etag.js';
 import { withGatewaySecurity, type CardSecurity } from './security.js';
+import type { CardSigner } from './signer.js';
 
 /** One rendering: the template's parts with the public URL between them, never copied into one
  * buffer unless `body` is read (the catalog does; the card route writes the chunks). */
@@ -117,6 +118,8 @@ export function renderCard(
   security?: CardSecurity,
   /** The gateway's gRPC `host:port` for this agent; undefined: it has no gRPC route. */
   grpcAuthority?: string,
+  /** The gateway's key (`cards.signing`): the rendering carries its signature (signer.ts). */
+  signer?: CardSigner,
 ): ServedCard {
   const template = templateOf(cached, agentUrl, security, grpcAuthority !== undefined);
   const publicUrl = publicAgentUrl.replace(/\/+$/, '');
@@ -140,9 +143,24 @@ export function renderCard(
     const etag = etagOf(`${template.etag}\n${key}`);
     served = new ServedCard(pieces, etag, template.rewrite);
   }
+  if (signer && template.rewrite) served = signed(served, signer);
   template.recent.set(key, served);
   if (template.recent.size > RENDERINGS_PER_CARD) template.recent.delete(template.recent.keys().next().value!);
   return served;
+}
+
+/**
+ * The rendering with the gateway's signature in place of the agent's: once per rendering (kept in
+ * `recent`), so a fixed Host signs once per fetched card. With `passThroughUnchanged`, a card
+ * that still carries the agent's signatures (no URL changed, rewrite.ts) keeps them.
+ */
+function signed(served: ServedCard, signer: CardSigner): ServedCard {
+  const card = JSON.parse(served.body.toString('utf8')) as Record<string, unknown>;
+  const own = card['signatures'];
+  if (signer.passThroughUnchanged && Array.isArray(own) && own.length > 0) return served;
+  card['signatures'] = signer.sign(card);
+  const body = Buffer.from(JSON.stringify(card));
+  return new ServedCard([body], etagOf(body), served.rewrite);
 }
 
 /** `text` as it stands inside a JSON string. */

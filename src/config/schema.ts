@@ -2,6 +2,8 @@
  * The configuration contract (docs/configuration.md). Validated and defaulted once at start-up;
  * everything downstream receives the parsed `GatewayConfig` and never reads YAML or env itself.
  */
+import { agentCardsSchema } from './card-signature-schema.js';
+import { cardSigningSchema } from './card-signing-schema.js';
 import { z } from 'zod';
 import { duration, httpUrl, size, sizeValue } from './fields.js';
 import {
@@ -94,6 +96,8 @@ const agentObject = z
     /** Task affinity across replicas (docs/fleet.md "Task affinity"). */
     affinity: affinitySchema,
     cardPath: z.string().startsWith('/').default('/.well-known/agent-card.json'),
+    /** The agent's card: the keys its signatures are checked with (docs/security.md "Signed agent cards"). */
+    cards: agentCardsSchema,
     /** Extra headers the gateway adds to every upstream request (credentials it injects). */
     headers: z.record(z.string(), z.string()).default({}),
     timeouts,
@@ -200,6 +204,8 @@ const configObject = z
         retry: duration('5s'),
         /** Most bytes of an agent card, as received and decoded; a larger card is refused (502). */
         maxBytes: size('1MiB'),
+        /** The gateway's key: the cards it serves carry its signature (docs/security.md "Signed agent cards"). */
+        signing: cardSigningSchema.optional(),
       })
       .strict()
       .prefault({}),

@@ -31,6 +31,8 @@ export interface FleetAgent {
   readonly reachable: boolean;
   /** Why its card cannot be had, when it cannot. */
   readonly cardError?: string;
+  /** The check of its card's signatures (`valid`, `invalid`, `unsigned`), when it has keys configured. */
+  readonly cardSignature?: string;
   /** From its card: protocol versions (`1.0`, `0.3`) and bindings (`JSONRPC`, `HTTP+JSON`, `GRPC`). */
   readonly protocolVersions: readonly string[];
   readonly bindings: readonly string[];

@@ -35,6 +35,7 @@ export async function fleetView(deps: FleetSources): Promise<FleetView> {
       name: status.name,
       reachable: status.reachable && !unreachableLately,
       ...(status.cardError !== undefined ? { cardError: status.cardError } : {}),
+      ...(status.cardSignature ? { cardSignature: status.cardSignature.result } : {}),
       ...cardProtocols(status.card),
       ...counts,
       tasksByState: statesOf(census, status.name),

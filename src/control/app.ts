@@ -26,6 +26,8 @@ export interface ControlDeps {
   readonly mayList?: (req: IncomingMessage, agent: string) => Promise<boolean> | boolean;
   /** The last reload, for `/readyz` (health.ts). */
   readonly lastReload?: () => LastReload | undefined;
+  /** The gateway's public card-signing key (`cards.signing`), at `/.well-known/jwks.json`. */
+  readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
 }
 
 type Env = { Bindings: { incoming: IncomingMessage } };
@@ -36,6 +38,9 @@ export function createControlApp(deps: ControlDeps): Hono<Env> {
   const catalog = publicCatalog(deps);
   app.get('/agents', (c) => catalog(c.env.incoming).then((agents) => c.json({ agents })));
   app.get('/agents/', (c) => catalog(c.env.incoming).then((agents) => c.json({ agents })));
+  // Public key only (src/cards/signer.ts): clients verify the cards the gateway signs with it.
+  const jwks = deps.jwks;
+  if (jwks) app.get('/.well-known/jwks.json', (c) => c.json(jwks));
   answerMisses(app, 'agents are served under /agents/{name}/ (see GET /agents)');
   return app;
 }

@@ -30,6 +30,7 @@ import { createAdminApp, type AdminSources } from '../control/admin-app.js';
 import { mountConsolePage } from '../console/page.js';
 import { trafficHandlers, type TrafficHandlers } from './server.js';
 import { cardSecurityOf, type AccessControl } from '../access/build.js';
+import { cardSignerOf } from '../cards/signer.js';
 import type { RecentExchanges } from '../inspect/recent.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -107,8 +108,14 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.agents).map(([name, agent]) => [name, createUpstream(name, agent)]),
   );
-  const cards = new CardCache({ maxAgeMs: config.cards.maxAge, maxBytes: config.cards.maxBytes, log });
-  const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config));
+  const cards = new CardCache({
+    maxAgeMs: config.cards.maxAge,
+    maxBytes: config.cards.maxBytes,
+    log,
+    onSignature: (agent, check) => shared.telemetry.cardSignatureChecked(agent, check.result),
+  });
+  const signer = config.cards.signing && cardSignerOf(config.cards.signing);
+  const registry = new CardRegistry(upstreams, cards, config.cards.retry, log, cardSecurityOf(config), signer);
   const trust = new PeerTrust(config.trustedProxies);
   const access = shared.accessControl(config, upstreams, cards);
   const inFlight = new InFlight();
@@ -129,6 +136,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       limits: config.limits,
       queryStrings: config.log.queryStrings,
       cardSecurity: access.cardSecurity,
+      cardSigner: signer,
       tracker: shared.tracker,
       grpcPorts: shared.grpcPorts,
       windows: shared.windows,
@@ -149,6 +157,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     trust,
     publicUrl: config.publicUrl,
     mayList: (req, agent) => access.gate.mayList(req, agent),
+    jwks: signer?.jwks,
   });
   const admin = createAdminApp({
     ...common,

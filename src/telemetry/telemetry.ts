@@ -48,6 +48,8 @@ export interface Telemetry {
   reloaded(ok: boolean): void;
   /** Replica health changes and failed checks, counted; undefined with metrics off. */
   readonly replicaEvents: ReplicaEvents | undefined;
+  /** Counts one agent card signature check. No-op with metrics off. */
+  cardSignatureChecked(agent: string, result: string): void;
   /** The registry as JSON, which a cluster worker sends the primary to sum (src/cluster/metrics.ts). */
   readonly metricsJson: () => Promise<RegistryJson>;
   /** Exports the spans still queued; call once the listener has drained. */
@@ -77,6 +79,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     setAgents: (agents) => metrics?.setAgents(agents),
     reloaded: (ok) => metrics?.reloaded(ok),
     replicaEvents: metrics?.replicaEvents,
+    cardSignatureChecked: (agent, result) => metrics?.cardSignatureChecked(agent, result),
     metricsJson: registryJson(registry),
     shutdown: () => tracing.shutdown(),
   };

@@ -1,4 +1,5 @@
 // A real @a2a-js/sdk 1.3.0 agent on loopback, behaving like the agent in the captures.
+import type { AgentCard } from '@a2a-js/sdk';
 import { hostAgent, type CardTemplate } from '../../src/demo/host.js';
 import { PeerV1Executor } from './peer-v1-agent.js';
 import { startGrpcHost, type GrpcHost } from './peer-grpc.js';
@@ -14,7 +15,12 @@ export interface PeerV1Options extends PeerOptions {
   grpc?: boolean;
 }
 
-export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
+/** A peer-v1 peer; `card` is the object the SDK serves (a test may add `signatures` to it). */
+export interface PeerV1 extends Peer {
+  card: AgentCard;
+}
+
+export async function startPeerV1(opts: PeerV1Options = {}): Promise<PeerV1> {
   const requests: RecordedRequest[] = [];
   const executor = new PeerV1Executor({ stepMs: opts.stepMs ?? 150, slowMs: opts.slowMs ?? 8000 });
   const grpc = opts.grpc ? await startGrpcHost(requests) : undefined;
@@ -30,7 +36,14 @@ export async function startPeerV1(opts: PeerV1Options = {}): Promise<Peer> {
     extraInterfaces: grpc ? [grpc.iface] : [],
   });
   grpc?.serve(hosted.requestHandler, opts.compatV03 === true);
-  return { url: hosted.url, port: hosted.port, grpcUrl: grpc?.url, requests, close: closeBoth(hosted, grpc) };
+  return {
+    url: hosted.url,
+    port: hosted.port,
+    grpcUrl: grpc?.url,
+    card: hosted.card,
+    requests,
+    close: closeBoth(hosted, grpc),
+  };
 }
 
 function closeBoth(hosted: { close(): Promise<void> }, grpc: GrpcHost | undefined): () => Promise<void> {

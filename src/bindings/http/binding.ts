@@ -28,6 +28,7 @@ import { refusalOf } from './request-checks.js';
 import { forward, type ForwardRequest } from './forward.js';
 import { extendedCardRewrite } from './extended-card.js';
 import { answerUnknownAgent } from './unrouted.js';
+import type { CardSigner } from '../../cards/signer.js';
 import { serveCardFromCache, type CardAddress } from './card.js';
 import { rescueHttpCall } from './rescue-call.js';
 import { replayHttpCall } from './replay.js';
@@ -47,6 +48,8 @@ export interface HttpBindingDeps {
   readonly queryStrings: 'redact' | 'keep';
   /** The card as this gateway's callers must authenticate (securitySchemes), when `auth` is on. */
   readonly cardSecurity?: CardSecurity;
+  /** The gateway's signature on the cards it serves (`cards.signing`). */
+  readonly cardSigner?: CardSigner;
   /** The task tracker, for the timeout rescue's gateway-only sightings (src/rescue/rescue.ts). */
   readonly tracker: TaskTracker;
   /** Where the gateway serves gRPC (the cards' GRPC interfaces point there: src/cards/grpc-address.ts). */
@@ -132,7 +135,7 @@ function serveCard(routed: RoutedCall<HttpCall>, deps: HttpBindingDeps): Promise
   const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
   const at = cardAddress(routed, deps);
   const errorContext = errorContextOfCall(exchange, call);
-  return serveCardFromCache(exchange, call, deps.cards, cardPath, at, errorContext, deps.cardSecurity);
+  return serveCardFromCache(exchange, call, deps.cards, cardPath, at, errorContext, deps.cardSecurity, deps.cardSigner);
 }
 
 /** Hop-by-hop headers out, X-Forwarded-* in, the caller's credentials out unless forwarded, the agent's own headers set. */
@@ -248,7 +251,7 @@ function responseRewrite(
     const agentUrl = routed.replica.url;
     return (status) =>
       status === 200
-        ? extendedCardRewrite(errorContext.binding, agentUrl, cardAddress(routed, deps), secured)
+        ? extendedCardRewrite(errorContext.binding, agentUrl, cardAddress(routed, deps), secured, deps.cardSigner)
         : undefined;
   }
   const filter = admission.answerFilter;

@@ -6,6 +6,7 @@ import type { Exchange } from '../../exchange/exchange.js';
 import type { CardCache } from '../../cards/cache.js';
 import type { CardSecurity } from '../../cards/security.js';
 import { renderCard, sendCard } from '../../cards/serve.js';
+import type { CardSigner } from '../../cards/signer.js';
 import { upstreamFailure } from '../../errors/gateway-error.js';
 import { sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
 import type { HttpCall } from './http-call.js';
@@ -24,13 +25,18 @@ export async function serveCardFromCache(
   at: CardAddress,
   errorContext: ErrorContext,
   security: CardSecurity | undefined,
+  signer?: CardSigner,
 ): Promise<void> {
   const { req, res } = call;
   const { upstream } = exchange;
   try {
     const cached = await cards.get(upstream, cardPath, req.headers);
-    const served = renderCard(cached, cached.from, at.publicUrl, security, at.grpc);
+    const served = renderCard(cached, cached.from, at.publicUrl, security, at.grpc, signer);
     exchange.record.bytesOut = served.length;
+    // Served anyway (no `require`): say so on the exchange (docs/security.md "Signed agent cards").
+    const check = cached.signature;
+    if (check && check.result !== 'valid')
+      exchange.record.findings.push({ rule: 'card.signature-invalid', count: 1, detail: check.why ?? check.result });
     sendCard(req, res, cached, served);
   } catch (err) {
     const failure = upstreamFailure(err, upstream.name);

@@ -140,6 +140,11 @@ export const METRICS = {
     help: 'SendMessage calls to agents with idempotency on, by outcome (first, replayed, waited, refused, unavailable).',
     labelNames: ['agent', 'outcome'],
   },
+  cardSignatureChecks: {
+    name: 'a2a_card_signature_checks_total',
+    help: 'Agent card signature checks (docs/security.md "Signed agent cards"), once per card fetched from an agent with keys configured, by result: valid, invalid, unsigned.',
+    labelNames: ['agent', 'result'],
+  },
   replicaHealthy: {
     name: 'a2a_replica_healthy',
     help: 'Whether the replica takes new conversations by its health (1 healthy; 0 unhealthy or ejected). Per gateway process; across cluster workers the minimum.',

@@ -45,6 +45,8 @@ export interface GatewayMetrics {
   reloaded(ok: boolean): void;
   /** Replica health changes and failed checks (src/fleet/health-monitor.ts tells them). */
   readonly replicaEvents: ReplicaEvents;
+  /** One agent card signature check (src/cards/cache.ts tells it). */
+  cardSignatureChecked(agent: string, result: string): void;
 }
 
 export type TrackedTasks = Pick<TaskTracker, 'subscribe' | 'store' | 'emit'>;
@@ -80,6 +82,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const findings = counter(METRICS.findings);
   const upstreamErrors = counter(METRICS.upstreamErrors);
   const rejections = counter(METRICS.rejections);
+  const cardSignatureChecks = counter(METRICS.cardSignatureChecks);
   const clientAborts = counter(METRICS.clientAborts);
   const rescues = counter(METRICS.rescues);
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
@@ -210,6 +213,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     },
     reloaded: reloads,
     replicaEvents,
+    cardSignatureChecked: (agent, result) => cardSignatureChecks.inc({ agent: labels.agent(agent), result }),
   };
 }
 
