@@ -6,6 +6,7 @@
  * window trimmed past a slow reader, or a write that failed) ends the replay as `gap`.
  */
 import type { ReplayWindows, StreamEnd, WindowEvent, WindowRead, WindowTail } from './window.js';
+import type { Exchange } from '../exchange/exchange.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { A2AError } from '../errors/a2a-error.js';
 
@@ -61,20 +62,35 @@ export function beyondWindow(read: WindowRead, after: number): boolean {
   return first !== undefined && first.seq !== after + 1;
 }
 
+/** A replay's answer once the window is read: the agent's stream went on (the relay has it), or how to end. */
+export type AfterReplay =
+  { readonly continued: true } | { readonly continued: false; readonly failure?: ReplayFailure };
+export type ReplayFailure = GatewayError | A2AError;
+
 /**
- * After a replay whose agent stream is not over (`cut`, `unread`): go on with the agent's
- * SubscribeToTask (each binding's `continueStream`). `true` when the relay took the answer over;
- * else the refusal that stopped it, for the binding to answer in the caller's protocol — such as
- * TaskNotFound `TASK_REPLICA_GONE` when the task's replica is gone (src/fleet/placement.ts) —
- * or undefined when it failed otherwise.
+ * After a replay whose agent stream is not over (`cut`, `unread`) and whose client is still
+ * there: go on with the agent's SubscribeToTask (each binding's `continueStream`). What ends the
+ * answer otherwise: the refusal that stopped the continuation — such as TaskNotFound
+ * `TASK_REPLICA_GONE` when the task's replica is gone (src/fleet/placement.ts) — or, short of
+ * the agent's end, a hole (RESUME_WINDOW_EXCEEDED) or a stream no longer followed (UPSTREAM_RESET).
  */
-export async function continueAfterReplay(
+export async function afterReplay(
+  exchange: Exchange,
+  ended: FollowEnd,
+  clientClosed: boolean,
   continueStream: (taskId: string) => Promise<boolean>,
   taskId: string,
-): Promise<true | GatewayError | A2AError | undefined> {
-  try {
-    return (await continueStream(taskId)) || undefined;
-  } catch (err) {
-    return err instanceof GatewayError || err instanceof A2AError ? err : undefined;
+): Promise<AfterReplay> {
+  if (ended === 'end' || ended === 'client-gone') return { continued: false };
+  if ((ended === 'unread' || ended === 'cut') && !clientClosed) {
+    exchange.record.resume = 'continued';
+    try {
+      if (await continueStream(taskId)) return { continued: true };
+    } catch (err) {
+      if (err instanceof GatewayError || err instanceof A2AError) return { continued: false, failure: err };
+    }
   }
+  const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
+  const message = `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`;
+  return { continued: false, failure: new GatewayError(reason, message) };
 }

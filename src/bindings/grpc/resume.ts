@@ -11,12 +11,10 @@
  * with RESUME_WINDOW_EXCEEDED; the store down) are src/resume/opening.ts's, answered as gRPC
  * statuses by the binding's `answerUnexpected`.
  */
-import { GatewayError } from '../../errors/gateway-error.js';
 import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
 import type { RoutedCall } from '../../pipeline/binding.js';
 import type { ResumeRequest } from '../../resume/decision.js';
-import { continueAfterReplay, followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
-import type { A2AError } from '../../errors/a2a-error.js';
+import { afterReplay, followWindow, type FollowEnd, type FollowSink, type ReplayFailure } from '../../resume/follow.js';
 import type { ReplayWindows, WindowEvent } from '../../resume/window.js';
 import { openReplay } from '../../resume/opening.js';
 import { formatStreamName } from '../../resume/event-id.js';
@@ -47,14 +45,9 @@ export async function resumeGrpcCall(
     write: (event) => writeMessage(routed, event, gone),
   };
   const ended = await followWindow(windows, resume.key, resume.after, first, sink);
-  let refusal: GatewayError | A2AError | undefined;
-  if ((ended === 'unread' || ended === 'cut') && !call.closed) {
-    exchange.record.resume = 'continued';
-    const went = await continueAfterReplay(continueStream, resume.taskId);
-    if (went === true) return; // the relay finished the exchange
-    refusal = went;
-  }
-  finishReplay(routed, ended, refusal);
+  const next = await afterReplay(exchange, ended, call.closed, continueStream, resume.taskId);
+  if (next.continued) return; // the relay finished the exchange
+  finishReplay(routed, ended, next.failure);
 }
 
 function writeMessage({ call, exchange }: RoutedCall<GrpcClientCall>, event: WindowEvent, gone: Promise<void>) {
@@ -68,7 +61,7 @@ function writeMessage({ call, exchange }: RoutedCall<GrpcClientCall>, event: Win
 function finishReplay(
   { call, exchange }: RoutedCall<GrpcClientCall>,
   ended: FollowEnd,
-  refusal: GatewayError | A2AError | undefined,
+  failure: ReplayFailure | undefined,
 ): void {
   const { res } = call;
   if (ended === 'client-gone') {
@@ -78,11 +71,7 @@ function finishReplay(
     exchange.responseTrailers = trailers;
     res.addTrailers(trailers);
     res.end();
-  } else {
-    const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
-    const failure =
-      refusal ??
-      new GatewayError(reason, `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`);
+  } else if (failure) {
     exchange.fail('upstream-error', failure);
     const trailers = sendGrpcFailure(res, grpcFailureOf(failure));
     if (trailers) exchange.responseTrailers = trailers;

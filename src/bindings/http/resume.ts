@@ -4,11 +4,10 @@
  * the live ones — and never sent to the agent again. The refusals (beyond the window, the store
  * down) are src/resume/opening.ts's, answered in the caller's protocol by the pipeline's step 8.
  */
-import { GatewayError } from '../../errors/gateway-error.js';
 import { errorContextOf, sseErrorEvent } from '../../errors/json-answer.js';
 import type { RoutedCall } from '../../pipeline/binding.js';
 import type { ResumeRequest } from '../../resume/decision.js';
-import { continueAfterReplay, followWindow, type FollowEnd, type FollowSink } from '../../resume/follow.js';
+import { afterReplay, followWindow, type FollowEnd, type FollowSink, type ReplayFailure } from '../../resume/follow.js';
 import { A2AError, sseA2AErrorEvent } from '../../errors/a2a-error.js';
 import type { ReplayWindows, WindowEvent, WindowRead } from '../../resume/window.js';
 import { eventIdLine } from '../../resume/event-id.js';
@@ -31,14 +30,9 @@ export async function resumeHttpCall(
   const { exchange } = routed;
   const { resume, first } = await openReplay(exchange, request, windows);
   const ended = await replay(routed, resume, windows, first);
-  let refusal: GatewayError | A2AError | undefined;
-  if ((ended === 'unread' || ended === 'cut') && !routed.call.closed) {
-    exchange.record.resume = 'continued';
-    const went = await continueAfterReplay(continueStream, resume.taskId);
-    if (went === true) return; // the relay finished the exchange
-    refusal = went;
-  }
-  finishReplay(routed, ended, refusal);
+  const next = await afterReplay(exchange, ended, routed.call.closed, continueStream, resume.taskId);
+  if (next.continued) return; // the relay finished the exchange
+  finishReplay(routed, ended, next.failure);
 }
 
 /** Writes the window's events (each with its id) as an SSE answer, until the stream ends or the client leaves. */
@@ -95,13 +89,12 @@ function writeEvent(
 function finishReplay(
   { call, exchange }: RoutedCall<HttpCall>,
   ended: FollowEnd,
-  refusal: GatewayError | A2AError | undefined,
+  failure: ReplayFailure | undefined,
 ): void {
   const { res } = call;
   if (ended === 'client-gone') {
     exchange.fail('client-gone', new Error('client went away'));
-  } else if (ended !== 'end' && !res.writableEnded) {
-    const failure = refusal ?? notFollowed(ended);
+  } else if (failure && !res.writableEnded) {
     exchange.fail('upstream-error', failure);
     const ctx = errorContextOf(exchange.request, call.req.headers['a2a-version']);
     res.end(failure instanceof A2AError ? sseA2AErrorEvent(failure, ctx) : sseErrorEvent(failure, ctx));
@@ -109,9 +102,4 @@ function finishReplay(
     res.end();
   }
   exchange.finish();
-}
-
-function notFollowed(ended: FollowEnd): GatewayError {
-  const reason = ended === 'gap' ? 'RESUME_WINDOW_EXCEEDED' : 'UPSTREAM_RESET';
-  return new GatewayError(reason, `the agent's stream is no longer followed (${ended}); SubscribeToTask to continue`);
 }
