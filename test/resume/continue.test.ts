@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
+import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { eventData, postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders, type Wire } from './support/wire.js';
@@ -19,16 +19,11 @@ let gateway: GatewayProcess;
 
 beforeAll(async () => {
   agent = await startCountingAgent(30);
-  gateway = await startGatewayProcess(`listen: { host: 127.0.0.1, port: 0 }
-admin: { listen: { host: 127.0.0.1, port: 0 } }
-shutdown: { grace: 1s }
-log: { access: false }
-agents:
+  gateway = await startReadyGateway(`agents:
   counter:
     url: "${agent.url}"
     resume: { enabled: true, grace: 0s }
 `);
-  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { pollUntil } from '../peers/deadline.js';
-import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
+import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { eventData, postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders } from './support/wire.js';
@@ -18,18 +18,13 @@ let gateway: GatewayProcess;
 
 beforeAll(async () => {
   agent = await startCountingAgent(20);
-  gateway = await startGatewayProcess(`listen: { host: 127.0.0.1, port: 0 }
-admin: { listen: { host: 127.0.0.1, port: 0 } }
-shutdown: { grace: 1s }
-log: { access: false }
-agents:
+  gateway = await startReadyGateway(`agents:
   counter:
     url: "${agent.url}"
     resume: { enabled: true }
   plain:
     url: "${agent.url}"
 `);
-  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

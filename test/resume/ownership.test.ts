@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
+import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders } from './support/wire.js';
@@ -20,11 +20,7 @@ let gateway: GatewayProcess;
 
 beforeAll(async () => {
   agent = await startCountingAgent(20);
-  gateway = await startGatewayProcess(`listen: { host: 127.0.0.1, port: 0 }
-admin: { listen: { host: 127.0.0.1, port: 0 } }
-shutdown: { grace: 1s }
-log: { access: false }
-auth:
+  gateway = await startReadyGateway(`auth:
   apiKeys:
     alice: { key: "${ALICE}", groups: [team] }
     bob: { key: "${BOB}", groups: [team] }
@@ -34,7 +30,6 @@ agents:
     access: { allow: [team] }
     resume: { enabled: true }
 `);
-  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

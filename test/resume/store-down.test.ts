@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
-import { startGatewayProcess, type GatewayProcess, waitReady } from '../state/support/replicas.js';
+import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
 import { postSse } from './support/sse-client.js';
 import { sendBody, wireHeaders } from './support/wire.js';
@@ -20,11 +20,7 @@ let gateway: GatewayProcess;
 beforeAll(async () => {
   redis = await startRedis();
   agent = await startCountingAgent(5);
-  gateway = await startGatewayProcess(`listen: { host: 127.0.0.1, port: 0 }
-admin: { listen: { host: 127.0.0.1, port: 0 } }
-shutdown: { grace: 1s }
-log: { access: false }
-state:
+  gateway = await startReadyGateway(`state:
   store: redis
   redis: { url: "${redis.url}" }
 agents:
@@ -35,7 +31,6 @@ agents:
     url: "${agent.url}"
     resume: { enabled: true, failClosed: true }
 `);
-  await waitReady(gateway);
 }, 30_000);
 
 afterAll(async () => {

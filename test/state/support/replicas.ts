@@ -77,6 +77,20 @@ export async function waitReady(gateway: Pick<GatewayProcess, 'url'>): Promise<v
   );
 }
 
+/** The loopback listeners, short shutdown and no access log of a test's gateway process. */
+export const TEST_GATEWAY_HEAD = `listen: { host: 127.0.0.1, port: 0 }
+admin: { listen: { host: 127.0.0.1, port: 0 } }
+shutdown: { grace: 1s }
+log: { access: false }
+`;
+
+/** Starts the CLI on TEST_GATEWAY_HEAD + `rest` (YAML: `state`, `auth`, `agents`, …), ready to serve. */
+export async function startReadyGateway(rest: string): Promise<GatewayProcess> {
+  const gateway = await startGatewayProcess(TEST_GATEWAY_HEAD + rest);
+  await waitReady(gateway);
+  return gateway;
+}
+
 export interface Balancer {
   readonly url: string;
   stop(): Promise<void>;
