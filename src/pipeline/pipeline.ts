@@ -9,7 +9,8 @@
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
  *      4b. stream resume: a stream call with `Last-Event-ID` to an agent with `resume` is answered
- *          from the replay window (binding.resume), never sent to the agent again (resume/)
+ *          from the replay window (binding.resume), never sent to the agent again (resume/); under
+ *          task ownership the task the id names must be the caller's (access/gate.ts checkResumed)
  *   5. what the agent gets (headers or metadata); observers see them last (tracing adds `traceparent`)
  *      5b. idempotent sends: a repeated SendMessage of an agent with `idempotency` gets the first
  *          one's outcome (binding.replay) and never reaches the agent; a first is followed (idempotency/)
