@@ -17,6 +17,8 @@ import { rewriteCard, type CardRewrite } from './rewrite.js';
 import { etagOf, ifNoneMatchHits } from './etag.js';
 import { withGatewaySecurity, type CardSecurity } from './security.js';
 import type { CardSigner } from './signer.js';
+import type { ProtocolVersion } from '../a2a/operations.js';
+import { translateCard } from '../translate/card.js';
 
 /** One rendering: the template's parts with the public URL between them, never copied into one
  * buffer unless `body` is read (the catalog does; the card route writes the chunks). */
@@ -63,7 +65,14 @@ const GRPC_PLACEHOLDER_BYTES = Buffer.from(GRPC_PLACEHOLDER);
  * Keyed by the fetched body, which a revalidated (304) card keeps: no re-render per revalidation;
  * one map for agents the gateway has a gRPC route for, one for the others.
  */
-const templates = { grpc: new WeakMap<Buffer, Template>(), plain: new WeakMap<Buffer, Template>() };
+const templates = new Map<string, WeakMap<Buffer, Template>>();
+
+function templatesFor(grpc: boolean, shape: ProtocolVersion | undefined): WeakMap<Buffer, Template> {
+  const key = `${grpc ? 'grpc' : 'plain'} ${shape ?? ''}`;
+  let map = templates.get(key);
+  if (!map) templates.set(key, (map = new WeakMap()));
+  return map;
+}
 
 let templatesMade = 0;
 /** How many times a card has been rewritten and serialised (tests and benchmarks read it). */
@@ -91,13 +100,21 @@ function split(body: Buffer): { parts: Buffer[]; slots: Slot[] } {
   return { parts, slots };
 }
 
-function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity | undefined, grpc: boolean): Template {
-  const known = (grpc ? templates.grpc : templates.plain).get(cached.body);
+function templateOf(
+  cached: CachedCard,
+  agentUrl: string,
+  security: CardSecurity | undefined,
+  grpc: boolean,
+  shape: ProtocolVersion | undefined,
+): Template {
+  const known = templatesFor(grpc, shape).get(cached.body);
   if (known) return known;
   let template: Template;
   if (cached.card && cached.status === 200) {
     templatesMade++;
-    const rewrite = rewriteCard(cached.card, agentUrl, PLACEHOLDER, grpc ? GRPC_PLACEHOLDER : undefined);
+    // `translate` on: the card in the caller's version (src/translate/card.ts), then rewritten.
+    const shaped = shape === undefined ? cached.card : (translateCard(cached.card, shape) as typeof cached.card);
+    const rewrite = rewriteCard(shaped, agentUrl, PLACEHOLDER, grpc ? GRPC_PLACEHOLDER : undefined);
     const card = security ? withGatewaySecurity(rewrite.card, security) : rewrite.card;
     const body = Buffer.from(JSON.stringify(card));
     template = { ...split(body), etag: etagOf(body), rewrite, recent: new Map() };
@@ -106,7 +123,7 @@ function templateOf(cached: CachedCard, agentUrl: string, security: CardSecurity
     const etag = cached.etag ?? etagOf(cached.body);
     template = { parts: [cached.body], slots: [], etag, rewrite: undefined, recent: new Map() };
   }
-  (grpc ? templates.grpc : templates.plain).set(cached.body, template);
+  templatesFor(grpc, shape).set(cached.body, template);
   return template;
 }
 
@@ -120,8 +137,10 @@ export function renderCard(
   grpcAuthority?: string,
   /** The gateway's key (`cards.signing`): the rendering carries its signature (signer.ts). */
   signer?: CardSigner,
+  /** The agent has `translate`: the card in this version's shape (src/translate/card.ts). */
+  shape?: ProtocolVersion,
 ): ServedCard {
-  const template = templateOf(cached, agentUrl, security, grpcAuthority !== undefined);
+  const template = templateOf(cached, agentUrl, security, grpcAuthority !== undefined, shape);
   const publicUrl = publicAgentUrl.replace(/\/+$/, '');
   const key = grpcAuthority === undefined ? publicUrl : `${publicUrl} ${grpcAuthority}`;
   const hit = template.recent.get(key);
@@ -168,10 +187,19 @@ function jsonText(text: string): Buffer {
   return Buffer.from(JSON.stringify(text).slice(1, -1));
 }
 
-export function sendCard(req: IncomingMessage, res: ServerResponse, cached: CachedCard, served: ServedCard): void {
+export function sendCard(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cached: CachedCard,
+  served: ServedCard,
+  /** The card's shape follows the caller's A2A-Version (`translate` on): caches must know. */
+  byVersion = false,
+): void {
   const headers: Record<string, string | number> = { etag: served.etag };
   if (cached.cacheControl) headers['cache-control'] = cached.cacheControl;
-  if (cached.vary) headers['vary'] = cached.vary;
+  const vary = byVersion && !/\ba2a-version\b/i.test(cached.vary ?? '') ? [cached.vary, 'A2A-Version'] : [cached.vary];
+  const varyText = vary.filter(Boolean).join(', ');
+  if (varyText) headers['vary'] = varyText;
   if (cached.status === 200 && ifNoneMatchHits(req.headers['if-none-match'], served.etag)) {
     res.writeHead(304, headers);
     res.end();

@@ -135,6 +135,14 @@ const agentObject = z
     idempotency: agentIdempotencySchema,
     /** Stream resume: SSE ids and a replay window per task stream (docs/fleet.md "Stream resume"). */
     resume: agentResumeSchema,
+    /**
+     * Protocol translation (docs/translation.md): the A2A version the agent speaks; calls in the
+     * other version are translated both ways. Absent: every call goes to the agent as it came.
+     */
+    translate: z
+      .object({ agentVersion: z.enum(['0.3', '1.0']) })
+      .strict()
+      .optional(),
     sse: z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */

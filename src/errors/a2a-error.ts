@@ -25,6 +25,22 @@ const KINDS = {
     reason: 'PUSH_URL_REFUSED',
     domain: 'a2a-gateway',
   },
+  /** A translated call (src/translate/) the agent's version has no operation for (wire-reference §4.1). */
+  UnsupportedOperation: {
+    code: -32004,
+    http: 400,
+    status: 'FAILED_PRECONDITION',
+    reason: 'UNSUPPORTED_OPERATION',
+    domain: 'a2a-protocol.org',
+  },
+  /** A call that cannot be translated to the agent's version without changing its meaning. */
+  Untranslatable: {
+    code: -32602,
+    http: 400,
+    status: 'INVALID_ARGUMENT',
+    reason: 'UNTRANSLATABLE',
+    domain: 'a2a-gateway',
+  },
 } as const;
 
 export type A2AErrorKind = keyof typeof KINDS;

@@ -7,6 +7,7 @@
  * not been there, so telemetry can never change status, headers, bytes or timing of an answer
  * (principle 5). The record is finished exactly once (principle 8).
  */
+import type { Translation } from '../translate/decision.js';
 import { performance } from 'node:perf_hooks';
 import type { Replica } from '../transport/replica.js';
 import type { Upstream } from '../transport/upstream.js';
@@ -84,6 +85,8 @@ export class Exchange {
   responseTrailers: ResponseHeaders | undefined = undefined;
   /** The agent's replica the call went to (pipeline step 3c); undefined while not placed, or refused before. */
   replica: Replica | undefined = undefined;
+  /** Set when the call is translated between A2A versions (pipeline step 3d, src/translate/). */
+  translation: Translation | undefined = undefined;
   /**
    * The HTTP status the replica answered with, set by the forwarders when its headers come;
    * undefined when it never answered. Passive health (src/fleet/observer.ts) reads it: a 5xx is
@@ -147,6 +150,12 @@ export class Exchange {
 
   /** Set by the forwarder: ends this exchange now (graceful shutdown after its grace period). */
   terminate: () => void = () => this.call.destroy();
+
+  /** Step 3d: the call is translated; the record shows both sides' versions. */
+  translate(translation: Translation): void {
+    this.translation = translation;
+    this.record.translation = { caller: translation.caller, agent: translation.agent, outcome: 'translated' };
+  }
 
   fail(outcome: ExchangeOutcome, error: Error): void {
     this.record.outcome = outcome;

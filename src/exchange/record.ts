@@ -183,4 +183,14 @@ export interface ExchangeRecord {
   resume?: ResumeOutcome;
   /** The replica the call went to (step 3c), for agents configured with `upstreams`. */
   replica?: string;
+  /** Set when the call was translated between A2A versions (src/translate/): both sides' versions. */
+  translation?: TranslationFacts;
+}
+
+/** A translated call (docs/translation.md): the caller's version, the agent's, and how it went. */
+export interface TranslationFacts {
+  readonly caller: ProtocolVersion;
+  readonly agent: ProtocolVersion;
+  /** `refused`: the call could not be translated (answered with an error, never sent). */
+  outcome: 'translated' | 'refused' | 'answer-failed';
 }

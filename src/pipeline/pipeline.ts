@@ -7,6 +7,9 @@
  *      later stage reads these facts (classify.ts)
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
+ *      3d. version translation: a call in the other version than the agent's `translate` names is
+ *          translated both ways by the binding's relay (translate/); steps 4b, 5b and 6 keep to
+ *          untranslated calls
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
  *      4b. stream resume: a stream call with `Last-Event-ID` to an agent with `resume` is answered
  *          from the replay window (binding.resume), never sent to the agent again (resume/); under
@@ -31,6 +34,7 @@ import { place, placeTask } from '../fleet/placement.js';
 import type { Pins } from '../fleet/pins.js';
 import type { IdempotentSends } from '../idempotency/step.js';
 import { resumeOf } from '../resume/decision.js';
+import { translationOf } from '../translate/decision.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';
@@ -92,13 +96,16 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       exchange.replica = replica;
       if (upstream.config.replicated) exchange.record.replica = replica.url;
       replica.health.outstanding++; // until the exchange finishes (src/fleet/observer.ts)
+      // 3d. Version translation (off: one property read).
+      const translation = translationOf(exchange.request, upstream.config.translate?.agentVersion);
+      if (translation) exchange.translate(translation);
 
       // 4. An answer the gateway gives itself.
       const routed = { call, exchange, path: head.path, byHost, trusted, admission, replica };
       const itself = binding.answerItself?.(routed);
       if (itself) return await itself;
       // 4b. Stream resume: a reconnect with Last-Event-ID, answered from the window (off: one boolean).
-      if (upstream.config.resume.enabled && binding.resume) {
+      if (upstream.config.resume.enabled && binding.resume && !translation) {
         const resume = resumeOf(upstream.name, exchange.request, call.headers['last-event-id']);
         const replicaOf = (taskId: string) => placeTask(exchange, pins, taskId);
         if (resume?.kind === 'window') await access.checkResumed(exchange, admission, resume.taskId);
@@ -110,13 +117,13 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       exchange.emit('onForward', prepared.headers);
 
       // 5b. Idempotent sends: a duplicate is answered with the first's outcome (off: one boolean).
-      if (upstream.config.idempotency.enabled && binding.replay) {
+      if (upstream.config.idempotency.enabled && binding.replay && !translation) {
         const outcome = await deps.idempotency.check(exchange, clientAddress(call, trusted), body);
         if (outcome) return await binding.replay(routed, prepared, body, outcome);
       }
 
       // 6. Timeout rescue for blocking sends.
-      const send = rescueDecision(exchange.request, upstream.config.timeoutRescue);
+      const send = translation ? undefined : rescueDecision(exchange.request, upstream.config.timeoutRescue);
       if (send && (await binding.rescue(routed, prepared, body, send))) return;
 
       // 7. Relay.

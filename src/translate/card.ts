@@ -56,7 +56,13 @@ function cardDown(c: Obj): Obj {
   );
   const [main, ...more] = distinct;
   const caps = isObj(c['capabilities']) ? c['capabilities'] : {};
-  const out: Obj = rest(c, ['supportedInterfaces', 'securityRequirements', 'securitySchemes', 'skills', 'capabilities']);
+  const out: Obj = rest(c, [
+    'supportedInterfaces',
+    'securityRequirements',
+    'securitySchemes',
+    'skills',
+    'capabilities',
+  ]);
   out['protocolVersion'] = '0.3.0';
   out['url'] = main?.['url'] ?? '';
   out['preferredTransport'] = main?.['protocolBinding'] ?? 'JSONRPC';

@@ -35,7 +35,8 @@ export function rpcErrorUp(error: Obj): Obj {
   const known = typeof error['code'] === 'number' ? BY_CODE.get(error['code']) : undefined;
   const data: unknown[] = known ? [{ '@type': INFO_TYPE, reason: known.reason, domain: DOMAIN }] : [];
   // google.protobuf.Any's JSON form of a Value (proto3 JSON mapping): the 0.3 data, kept whole.
-  if (error['data'] !== undefined) data.push({ '@type': 'type.googleapis.com/google.protobuf.Value', value: error['data'] });
+  if (error['data'] !== undefined)
+    data.push({ '@type': 'type.googleapis.com/google.protobuf.Value', value: error['data'] });
   return data.length === 0 ? error : { ...error, data };
 }
 

@@ -55,9 +55,9 @@ function rpcParams(p: Obj, op: Operation, to: ProtocolVersion): Obj {
     case 'SendMessage':
     case 'SendStreamingMessage': {
       const out: Obj = { ...params, message: model.message(params['message'], 'params.message') };
-      if (params['configuration'] !== undefined) {
-        out['configuration'] = model.sendConfiguration(params['configuration'], 'params.configuration');
-      }
+      // Down, a send without configuration gets one: its blocking default written out (rpc03.ts).
+      const config = params['configuration'] ?? (dir === 'down' && op === 'SendMessage' ? {} : undefined);
+      if (config !== undefined) out['configuration'] = model.sendConfiguration(config, 'params.configuration');
       return out;
     }
     case 'CreateTaskPushNotificationConfig':
@@ -66,7 +66,11 @@ function rpcParams(p: Obj, op: Operation, to: ProtocolVersion): Obj {
     case 'DeleteTaskPushNotificationConfig':
       return dir === 'down'
         ? { ...rest(params, ['taskId', 'id']), id: params['taskId'], pushNotificationConfigId: params['id'] }
-        : { ...rest(params, ['id', 'pushNotificationConfigId']), taskId: params['id'], id: params['pushNotificationConfigId'] };
+        : {
+            ...rest(params, ['id', 'pushNotificationConfigId']),
+            taskId: params['id'],
+            id: params['pushNotificationConfigId'],
+          };
     case 'ListTaskPushNotificationConfigs':
       return dir === 'down' ? listParamsDown(params) : { ...rest(params, ['id']), taskId: params['id'] };
     default:
@@ -84,7 +88,8 @@ function listParamsDown(params: Obj): Obj {
 
 /** A JSON-RPC answer (unary, or one stream event), `to` the caller's version. */
 export function rpcAnswer(doc: Obj, op: Operation, to: ProtocolVersion): Obj {
-  if (isObj(doc['error'])) return { ...doc, error: to === '1.0' ? rpcErrorUp(doc['error']) : rpcErrorDown(doc['error']) };
+  if (isObj(doc['error']))
+    return { ...doc, error: to === '1.0' ? rpcErrorUp(doc['error']) : rpcErrorDown(doc['error']) };
   if (!('result' in doc)) return doc;
   return { ...doc, result: rpcResult(doc['result'], op, to) };
 }

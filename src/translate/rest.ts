@@ -60,9 +60,9 @@ export function restRequest(body: unknown, op: Operation, to: ProtocolVersion, t
     case 'SendMessage':
     case 'SendStreamingMessage': {
       const out: Obj = { ...rest(b, ['request']), message: model.message(b['message'] ?? b['request'], 'message') };
-      if (b['configuration'] !== undefined) {
-        out['configuration'] = model.sendConfiguration(b['configuration'], 'configuration');
-      }
+      // Down, a send without configuration gets one: its blocking default written out (rest03.ts).
+      const config = b['configuration'] ?? (dir === 'down' && op === 'SendMessage' ? {} : undefined);
+      if (config !== undefined) out['configuration'] = model.sendConfiguration(config, 'configuration');
       return out;
     }
     case 'CreateTaskPushNotificationConfig':
@@ -122,7 +122,8 @@ function streamResponse(body: unknown, to: ProtocolVersion): Obj {
   if (b['task'] !== undefined) return { ...b, task: model.task(b['task'], 'task') };
   const msg = b['message'] ?? (to === '1.0' ? b['msg'] : undefined);
   if (msg !== undefined) return { ...rest(b, ['msg']), message: model.message(msg, 'message') };
-  if (b['statusUpdate'] !== undefined) return { ...b, statusUpdate: model.statusUpdate(b['statusUpdate'], 'statusUpdate') };
+  if (b['statusUpdate'] !== undefined)
+    return { ...b, statusUpdate: model.statusUpdate(b['statusUpdate'], 'statusUpdate') };
   if (b['artifactUpdate'] !== undefined) {
     return { ...b, artifactUpdate: model.artifactUpdate(b['artifactUpdate'], 'artifactUpdate') };
   }

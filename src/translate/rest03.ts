@@ -99,14 +99,18 @@ function artifactUpdate(dir: 'down' | 'up') {
   };
 }
 
-/** `returnImmediately` ⇔ `blocking` (see rpc03.ts); the push config is `pushNotification` here. */
+/**
+ * `returnImmediately` ⇔ `blocking` (see rpc03.ts); the push config is `pushNotification` here.
+ * ProtoJSON leaves out a false bool, so a 0.3 configuration without `blocking` says false: it
+ * does not block (up: `returnImmediately: true`); down, `blocking` is always written.
+ */
 function sendConfiguration(dir: 'down' | 'up') {
   return (value: unknown, where: string): Obj => {
     const c = objectAt(value, where);
     const from = dir === 'down' ? 'taskPushNotificationConfig' : 'pushNotification';
     const out = rest(c, ['returnImmediately', 'blocking', from]);
-    if (dir === 'down' && typeof c['returnImmediately'] === 'boolean') out['blocking'] = !c['returnImmediately'];
-    if (dir === 'up' && typeof c['blocking'] === 'boolean') out['returnImmediately'] = !c['blocking'];
+    if (dir === 'down') out['blocking'] = c['returnImmediately'] !== true;
+    if (dir === 'up') out['returnImmediately'] = c['blocking'] !== true;
     const to = dir === 'down' ? 'pushNotification' : 'taskPushNotificationConfig';
     if (c[from] !== undefined) out[to] = pushConfig(dir, c[from], `${where}.${from}`);
     return out;

@@ -15,7 +15,9 @@ function partDown(value: unknown, where: string): Obj {
   const p = objectAt(value, where);
   const out: Obj = rest(p, ['text', 'raw', 'url', 'data', 'filename', 'mediaType']);
   if (typeof p['text'] === 'string') {
-    return { kind: 'text', text: p['text'], ...rest(p, ['text']) };
+    // A text part is text/plain in 0.3, which has no media type for it: only another one is kept.
+    const plain = p['mediaType'] === 'text/plain' ? ['text', 'mediaType'] : ['text'];
+    return { kind: 'text', text: p['text'], ...rest(p, plain) };
   }
   if (p['raw'] !== undefined || p['url'] !== undefined) {
     const file: Obj = p['raw'] !== undefined ? { bytes: p['raw'] } : { uri: p['url'] };
@@ -153,8 +155,9 @@ function taskPushConfig(dir: 'down' | 'up') {
 }
 
 /**
- * `returnImmediately` (1.0, default false = blocking) ⇔ `blocking` (0.3): true ⇔ false. An absent
- * `blocking` stays absent: 1.0 then blocks, as the 0.3 SDK clients and agents took it
+ * `returnImmediately` (1.0, default false = blocking) ⇔ `blocking` (0.3): true ⇔ false. Down, the
+ * 1.0 default is written out (`blocking: true`): 0.3 stated no default and its SDK peers differ.
+ * Up, an absent `blocking` stays absent: 1.0 then blocks, as the 0.3 SDK clients took it
  * (wire-reference §6.3).
  */
 function sendConfiguration(dir: 'down' | 'up') {
@@ -162,7 +165,7 @@ function sendConfiguration(dir: 'down' | 'up') {
     const c = objectAt(value, where);
     const [from, to] = dir === 'down' ? ['taskPushNotificationConfig', 'pushNotificationConfig'] : [to03, to1];
     const out = rest(c, ['returnImmediately', 'blocking', from]);
-    if (dir === 'down' && typeof c['returnImmediately'] === 'boolean') out['blocking'] = !c['returnImmediately'];
+    if (dir === 'down') out['blocking'] = c['returnImmediately'] !== true;
     if (dir === 'up' && typeof c['blocking'] === 'boolean') out['returnImmediately'] = !c['blocking'];
     if (c[from] !== undefined) out[to] = pushConfig(dir, c[from], `${where}.${from}`);
     return out;

@@ -39,6 +39,9 @@ import { continuationCall } from '../../a2a/resume-wire.js';
 import { resumeHttpCall } from './resume.js';
 import type { ReplayWindows } from '../../resume/window.js';
 import { ResumableStream } from '../../resume/stream-ids.js';
+import type { Translation } from '../../translate/decision.js';
+import type { BodyRewrite } from '../../exchange/answer-rewrite.js';
+import { answerRewrite, eventTranslator, translateCall } from './translate.js';
 
 export interface HttpBindingDeps {
   readonly cards: CardCache;
@@ -135,7 +138,10 @@ function serveCard(routed: RoutedCall<HttpCall>, deps: HttpBindingDeps): Promise
   const cardPath = upstream.config.cardPath === DEFAULT_CARD_PATH ? bare : upstream.config.cardPath;
   const at = cardAddress(routed, deps);
   const errorContext = errorContextOfCall(exchange, call);
-  return serveCardFromCache(exchange, call, deps.cards, cardPath, at, errorContext, deps.cardSecurity, deps.cardSigner);
+  // `translate` on: the caller's version decides the card's shape (1.0 callers send A2A-Version, §3.6.1).
+  const shape = upstream.config.translate ? (exchange.request?.version ?? '0.3') : undefined;
+  const { cardSecurity, cardSigner } = deps;
+  return serveCardFromCache(exchange, call, deps.cards, cardPath, at, errorContext, cardSecurity, cardSigner, shape);
 }
 
 /** Hop-by-hop headers out, X-Forwarded-* in, the caller's credentials out unless forwarded, the agent's own headers set. */
@@ -160,6 +166,7 @@ function relay(
   deps: HttpBindingDeps,
 ): Promise<void> {
   const { call, exchange } = routed;
+  if (exchange.translation) return relayTranslated(routed, prepared, body, exchange.translation, deps);
   return forward(exchange, call.res, {
     method: call.method as Dispatcher.HttpMethod,
     headers: prepared.headers,
@@ -171,6 +178,45 @@ function relay(
     rewriteFor: responseRewrite(routed, prepared.errorContext, deps),
     resume: exchange.upstream.config.resume.enabled ? resumableStream(exchange, deps.windows) : undefined,
   });
+}
+
+/** Step 7 of a translated call (step 3d): the call and its answer in each side's version (translate.ts). */
+async function relayTranslated(
+  routed: RoutedCall<HttpCall>,
+  prepared: HttpPrepared,
+  body: RequestBody,
+  t: Translation,
+  deps: HttpBindingDeps,
+): Promise<void> {
+  const { call, exchange } = routed;
+  const made = await translateCall(exchange, t, call.method, routed.path, prepared.headers, body);
+  const card =
+    t.operation === 'GetExtendedAgentCard' ? responseRewrite(routed, prepared.errorContext, deps) : undefined;
+  return forward(exchange, call.res, {
+    method: call.method as Dispatcher.HttpMethod,
+    headers: made.headers,
+    body: made.body,
+    path: made.path,
+    errorContext: prepared.errorContext,
+    keepaliveMs: exchange.upstream.config.sse.keepalive,
+    replica: routed.replica,
+    stream: wantsStream(call, exchange.request),
+    rewriteFor: (status, headers) => thenRewrite(answerRewrite(exchange, t, status), card?.(status, headers)),
+    translateEvents: eventTranslator(t),
+  });
+}
+
+/** The translated answer, then (an extended card) its URLs and security rewritten for the caller. */
+function thenRewrite(first: BodyRewrite, second: BodyRewrite | undefined): BodyRewrite {
+  if (!second) return first;
+  return {
+    maxBytes: first.maxBytes,
+    oversize: first.oversize,
+    async apply(body, headers) {
+      const translated = await first.apply(body, headers);
+      return 'refusal' in translated ? translated : second.apply(translated.body, translated.headers);
+    },
+  };
 }
 
 /**

@@ -51,6 +51,22 @@ export interface ForwardRequest {
   readonly path?: string;
   /** Chosen when the response starts (status and headers known). */
   rewriteFor?(status: number, headers: ResponseHeaders): BodyRewrite | undefined;
+  /**
+   * A translated call (src/translate/): an SSE answer is translated event by event with what this
+   * makes, and observers see the translated bytes (the rewrite of a unary answer hands them its
+   * body), not the agent's.
+   */
+  readonly translateEvents?: () => EventTranslator;
+}
+
+/** Translates an SSE answer as it passes (src/translate/event-stream.ts). */
+export interface EventTranslator {
+  /** Whole translated events for `chunk` (undefined: none complete yet, or failed). */
+  push(chunk: Buffer): Buffer | undefined;
+  /** Set once an event could not be translated: the stream ends with an error event. */
+  readonly failure: string | undefined;
+  /** Bytes of an unfinished event are held. */
+  readonly holding: boolean;
 }
 
 /** Resolves when the exchange has finished: the body ended, the client left, or the agent failed. */
@@ -116,6 +132,8 @@ class Relay implements Dispatcher.DispatchHandler {
   /** Runs while the request waits for a free connection to the agent. */
   private queued: NodeJS.Timeout | undefined;
   private finished = false;
+  /** Set for a translated SSE answer (ForwardRequest.translateEvents). */
+  private events: EventTranslator | undefined;
   /** The resumable stream, once its answer is known to be a 200 event stream. */
   private resumable: ResumableStream | undefined;
   /** How it ends if it ends now: `end` once the agent's stream is over. */
@@ -179,8 +197,9 @@ class Relay implements Dispatcher.DispatchHandler {
     if (eventStream && headers['x-accel-buffering'] === undefined) out.push('x-accel-buffering', 'no');
     exchange.emit('onResponseStart', status, headers);
     if (eventStream) this.sse = new SseKeepalive(this.res, exchange.record);
+    if (eventStream && request.translateEvents) this.events = request.translateEvents();
     if (eventStream && status === 200 && request.resume) this.resumable = request.resume.stream;
-    const rewrite = request.rewriteFor?.(status, headers);
+    const rewrite = this.events ? undefined : request.rewriteFor?.(status, headers);
     if (rewrite) {
       this.rewrite = new RewriteBuffer(rewrite, status, out);
       return;
@@ -193,7 +212,7 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.graceTimer !== undefined) return void this.resumable!.push(chunk); // into the window only
     const { exchange } = this;
     exchange.record.bytesOut += chunk.length;
-    exchange.emit('onResponseChunk', chunk);
+    if (this.request.translateEvents === undefined) exchange.emit('onResponseChunk', chunk);
     if (this.rewrite) {
       if (this.rewrite.push(this.res, chunk)) return;
       const refusal = this.rewrite.oversize;
@@ -204,7 +223,9 @@ class Relay implements Dispatcher.DispatchHandler {
       }
       return;
     }
-    const out = this.resumable === undefined ? chunk : this.resumable.push(chunk);
+    const plain = this.events === undefined ? chunk : this.translated(controller, chunk);
+    if (plain === undefined) return; // an event not whole yet, or the translation failed
+    const out = this.resumable === undefined ? plain : this.resumable.push(plain);
     if (out === undefined) return; // an event not whole yet (resume holds it until its end)
     this.sse?.refresh(out); // quiet time counts from the agent's last bytes
     if (!this.res.write(out)) {
@@ -215,6 +236,7 @@ class Relay implements Dispatcher.DispatchHandler {
 
   onResponseEnd(controller: Dispatcher.DispatchController): void {
     if (this.graceTimer !== undefined) return this.endGrace('end');
+    if (this.events?.holding) return this.endTranslationFailed(controller, 'the stream ended inside an event');
     if (this.resumable) this.flushResumable(endingByReset() ? 'cut' : 'end');
     // A close-delimited body ends at the close: cut by a reset, or (SSE) inside an event, it
     // must not reach the client as a complete answer.
@@ -225,6 +247,29 @@ class Relay implements Dispatcher.DispatchHandler {
     if (this.rewrite) return void this.endRewritten(controller, this.rewrite);
     this.res.end();
     this.finish();
+  }
+
+  /** The agent's chunk as translated events; a failure ends the stream (undefined then). */
+  private translated(controller: Dispatcher.DispatchController, chunk: Buffer): Buffer | undefined {
+    const events = this.events!;
+    const out = events.push(chunk);
+    if (out !== undefined) this.exchange.emit('onResponseChunk', out);
+    if (events.failure === undefined) return out;
+    if (out !== undefined) this.res.write(out);
+    this.endTranslationFailed(controller, events.failure);
+    return undefined;
+  }
+
+  /** An event the gateway cannot translate: the stream ends with an error event, the agent's is canceled. */
+  private endTranslationFailed(controller: Dispatcher.DispatchController, why: string): void {
+    const { exchange } = this;
+    const message = `the agent's answer cannot be translated: ${why}`;
+    const failure = new GatewayError('UPSTREAM_INVALID', message, { agent: exchange.upstream.name });
+    exchange.fail('upstream-error', failure);
+    if (exchange.record.translation) exchange.record.translation.outcome = 'answer-failed';
+    this.res.end(sseErrorEvent(failure, this.request.errorContext));
+    this.finish();
+    controller.abort(new ClientGone());
   }
 
   /** A resume's continuation: the agent's events go into the SSE answer the replay started. */
