@@ -52,13 +52,9 @@ export interface AiCatalog {
   entries: CatalogEntry[];
 }
 
+/** An optional member left undefined (`host.logoUrl`, …) is dropped by JSON.stringify, not written. */
 export function aiCatalog(agents: readonly ListedAgent[], host: CatalogHost | undefined): AiCatalog {
-  return { specVersion: SPEC_VERSION, ...(host ? { host: hostInfo(host) } : {}), entries: agents.map(entryOf) };
-}
-
-/** Only the members given: an absent optional member is left out, not written as null. */
-function hostInfo(host: CatalogHost): CatalogHost {
-  return Object.fromEntries(Object.entries(host).filter(([, v]) => v !== undefined)) as unknown as CatalogHost;
+  return { specVersion: SPEC_VERSION, ...(host ? { host } : {}), entries: agents.map(entryOf) };
 }
 
 /**
