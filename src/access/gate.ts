@@ -80,10 +80,15 @@ export class AccessGate {
   /** One authentication per catalog request, however many agents it asks about. */
   private readonly catalogCallers = new WeakMap<IncomingMessage, Promise<AuthResult>>();
 
-  constructor(private readonly deps: GateDeps) {}
+  /** The request headers `mayList` decides by: the credentials, with `auth` on; else none. */
+  readonly listVaries: readonly string[];
+
+  constructor(private readonly deps: GateDeps) {
+    this.listVaries = deps.authenticator ? Authenticator.CREDENTIAL_HEADERS : [];
+  }
 
   /**
-   * Whether the public catalog (`GET /agents` on the traffic listener) shows `agent` to this
+   * Whether the public catalog (`GET /agents` and `/.well-known/ai-catalog.json` on the traffic listener) shows `agent` to this
    * caller: with `auth` on, only agents the authenticated caller may use (an anonymous caller
    * sees none); with it off, every agent.
    */

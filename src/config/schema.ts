@@ -16,6 +16,7 @@ import {
 } from './access-schema.js';
 import { stateSchema } from './state-schema.js';
 import { consoleSchema } from './console-schema.js';
+import { catalogSchema } from './catalog-schema.js';
 import { affinitySchema, checkUpstreams, healthSchema, upstreamsSchema } from './fleet-schema.js';
 import { agentGrpcSchema, agentHostsSchema, grpcLimitsSchema, grpcListenSchema } from './grpc-schema.js';
 import { agentIdempotencySchema, idempotencySchema } from './idempotency-schema.js';
@@ -184,6 +185,8 @@ const configObject = z
     pushNotifications: pushNotificationsSchema,
     /** The URL clients reach the gateway at; used when rewriting agent cards. */
     publicUrl: httpUrl.optional(),
+    /** The public AI Catalog (`/.well-known/ai-catalog.json`): who runs it. */
+    catalog: catalogSchema,
     /** Peers (IP addresses) whose X-Forwarded-* headers are believed. */
     trustedProxies: z.array(z.union([z.ipv4(), z.ipv6()])).default([]),
     /** Worker processes (node:cluster) sharing both listeners; `auto`: one per core

@@ -157,6 +157,8 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     trust,
     publicUrl: config.publicUrl,
     mayList: (req, agent) => access.gate.mayList(req, agent),
+    listVaries: access.gate.listVaries,
+    catalogHost: config.catalog.host,
     jwks: signer?.jwks,
   });
   const admin = createAdminApp({
