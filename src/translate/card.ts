@@ -7,6 +7,7 @@
  * returned as it is. The URL rewrite (src/cards/rewrite.ts) runs on the result.
  */
 import type { ProtocolVersion } from '../a2a/operations.js';
+import { isGrpcBinding } from '../a2a/card-interfaces.js';
 import { isObj, rest, type Obj } from './shapes.js';
 
 export function translateCard(card: unknown, to: ProtocolVersion): unknown {
@@ -40,7 +41,9 @@ function cardUp(c: Obj): Obj {
     'securitySchemes',
     'skills',
   ]);
-  out['supportedInterfaces'] = ['1.0', '0.3'].flatMap((v) => all.map((i) => ({ ...i, protocolVersion: v })));
+  // gRPC is not translated (docs/translation.md): a gRPC interface stays at the agent's version.
+  const at = (v: string) => all.filter((i) => v === '0.3' || !isGrpcBinding(i.protocolBinding));
+  out['supportedInterfaces'] = ['1.0', '0.3'].flatMap((v) => at(v).map((i) => ({ ...i, protocolVersion: v })));
   const caps = isObj(c['capabilities']) ? c['capabilities'] : {};
   out['capabilities'] = { ...caps, extendedAgentCard: c['supportsAuthenticatedExtendedCard'] === true };
   if (isObj(c['securitySchemes'])) out['securitySchemes'] = mapValues(c['securitySchemes'], schemeUp);
@@ -50,7 +53,10 @@ function cardUp(c: Obj): Obj {
 }
 
 function cardDown(c: Obj): Obj {
-  const interfaces = (Array.isArray(c['supportedInterfaces']) ? c['supportedInterfaces'] : []).filter(isObj);
+  // A 1.0 gRPC interface cannot serve a 0.3 client (gRPC is not translated): left out.
+  const interfaces = (Array.isArray(c['supportedInterfaces']) ? c['supportedInterfaces'] : [])
+    .filter(isObj)
+    .filter((i) => !isGrpcBinding(i['protocolBinding']) || String(i['protocolVersion']).startsWith('0.3'));
   const distinct = interfaces.filter(
     (i, n) => interfaces.findIndex((j) => j['url'] === i['url'] && j['protocolBinding'] === i['protocolBinding']) === n,
   );

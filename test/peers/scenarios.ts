@@ -48,8 +48,10 @@ export const STREAMED_TASK_V1 = (last = 'artifact+append+last'): string[] => [
 export interface ScenarioOptionsV1 {
   /** Check first that the client picked `transport` (and protocol 1.0) from the card. */
   transport?: TransportName;
-  /** The agent serves the extended card of the SDK 1.3.0 peer. */
+  /** The agent serves the extended card of the SDK 1.3.0 peer (or, through translation, the 0.3.14 one's). */
   extendedCard?: boolean;
+  /** The agent behind the gateway is the other version's peer (test/translate): its card's name. */
+  peerName?: string;
   /** Run the push-config round trip with this webhook URL (one the agent side accepts). */
   pushWebhook?: string;
   /** The agent lists tasks (default true; a 0.3 agent behind translation has no ListTasks). */
@@ -182,8 +184,10 @@ export function sdkScenariosV1(client: () => Promise<Client>, opts: ScenarioOpti
   if (opts.extendedCard) {
     it('serves the extended card', async () => {
       const card = await (await client()).getAgentCard(within(2000));
-      expect(card.name).toBe('a2a-js peer (SDK 1.3.0) (extended)');
-      expect(card.skills.map((s) => s.id)).toContain('extended-only');
+      expect(card.name).toBe(`${opts.peerName ?? 'a2a-js peer (SDK 1.3.0)'} (extended)`);
+      // The SDK 1.3.0 peer's extended card adds a skill (the 0.3.14 peer's only renames the card).
+      if (!opts.peerName) expect(card.skills.map((s) => s.id)).toContain('extended-only');
+      expect(card.supportedInterfaces.length).toBeGreaterThan(0);
     });
   }
 }
@@ -226,6 +230,8 @@ export interface ScenarioOptionsV03 {
   transport: TransportName;
   /** The agent serves the extended card of the SDK 0.3.14 peer. */
   extendedCard?: boolean;
+  /** The agent behind the gateway is the other version's peer (test/translate): its card's name. */
+  peerName?: string;
 }
 
 /** The 0.3 scenarios, driven by the SDK 0.3.14 client `client()` gives. */
@@ -302,7 +308,8 @@ export function sdkScenariosV03(client: () => Promise<ClientV03>, opts: Scenario
 
   if (opts.extendedCard) {
     it('serves the extended card', async () => {
-      expect((await (await client()).getAgentCard(within(2000))).name).toBe('a2a-js peer (SDK 0.3.14) (extended)');
+      const name = opts.peerName ?? 'a2a-js peer (SDK 0.3.14)';
+      expect((await (await client()).getAgentCard(within(2000))).name).toBe(`${name} (extended)`);
     });
   }
 }

@@ -36,7 +36,13 @@ describe.each(TRANSPORTS)('SDK 1.3.0 client → gateway → SDK 0.3.14 agent ove
   const base = () => `${gateway.url}/agents/peer/`;
   const client = () => withDeadline(clientV1(base(), { transport }), 5000, 'card resolution');
 
-  sdkScenariosV1(client, { transport, listTasks: false, pushWebhook: 'http://127.0.0.1:9/hook' });
+  sdkScenariosV1(client, {
+    transport,
+    listTasks: false,
+    pushWebhook: 'http://127.0.0.1:9/hook',
+    extendedCard: true,
+    peerName: 'a2a-js peer (SDK 0.3.14)',
+  });
 
   it('refuses ListTasks, which A2A 0.3 does not have, with UnsupportedOperation', async () => {
     const c = await client();
@@ -77,5 +83,5 @@ describe.each(TRANSPORTS)('SDK 0.3.14 client → gateway → SDK 1.3.0 agent (1.
   });
   const client = () => withDeadline(clientV03(`${gateway.url}/agents/peer/`, { transport }), 5000, 'card resolution');
 
-  sdkScenariosV03(client, { transport });
+  sdkScenariosV03(client, { transport, extendedCard: true, peerName: 'a2a-js peer (SDK 1.3.0)' });
 });

@@ -124,13 +124,25 @@ export function answerRewrite(exchange: Exchange, t: Translation, status: number
 }
 
 function translatedBody(exchange: Exchange, t: Translation, body: Buffer, status: number): Buffer | GatewayError {
+  let doc: unknown;
   try {
-    return Buffer.from(JSON.stringify(translateAnswer(t, JSON.parse(body.toString('utf8')), status)));
+    doc = JSON.parse(body.toString('utf8'));
   } catch (err) {
-    exchange.record.translation!.outcome = 'answer-failed';
-    const why = err instanceof Error ? err.message : String(err);
-    return new GatewayError('UPSTREAM_INVALID', `the agent's answer cannot be translated to A2A ${t.caller}: ${why}`);
+    // An error page that is not JSON (a 404 from the agent's router) carries nothing to translate.
+    if (status >= 400) return body;
+    return untranslatable(exchange, t, err);
   }
+  try {
+    return Buffer.from(JSON.stringify(translateAnswer(t, doc, status)));
+  } catch (err) {
+    return untranslatable(exchange, t, err);
+  }
+}
+
+function untranslatable(exchange: Exchange, t: Translation, err: unknown): GatewayError {
+  exchange.record.translation!.outcome = 'answer-failed';
+  const why = err instanceof Error ? err.message : String(err);
+  return new GatewayError('UPSTREAM_INVALID', `the agent's answer cannot be translated to A2A ${t.caller}: ${why}`);
 }
 
 /** Response headers with the translated body's length (framing is the gateway's now). */

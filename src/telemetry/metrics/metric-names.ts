@@ -140,6 +140,11 @@ export const METRICS = {
     help: 'SendMessage calls to agents with idempotency on, by outcome (first, replayed, waited, refused, unavailable).',
     labelNames: ['agent', 'outcome'],
   },
+  translations: {
+    name: 'a2a_translations_total',
+    help: 'Calls translated between A2A versions (docs/translation.md), by the caller\'s and the agent\'s version and outcome: translated, refused (the call had no counterpart), answer-failed (the answer had none).',
+    labelNames: ['agent', 'caller_version', 'agent_version', 'outcome'],
+  },
   cardSignatureChecks: {
     name: 'a2a_card_signature_checks_total',
     help: 'Agent card signature checks (docs/security.md "Signed agent cards"), once per card fetched from an agent with keys configured, by result: valid, invalid, unsigned.',

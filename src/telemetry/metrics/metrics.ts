@@ -88,6 +88,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
   const rescuePolls = histogram(METRICS.rescuePolls);
   const idempotentSends = counter(METRICS.idempotentSends);
+  const translations = counter(METRICS.translations);
   const streamResumes = counter(METRICS.streamResumes);
   const access = accessCounters(counter, labels);
   const reloads = reloadMetrics(registers);
@@ -187,6 +188,8 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     if (record.idempotency)
       idempotentSends.inc({ agent, outcome: labels.idempotentOutcome(record.idempotency.outcome) });
     if (record.resume) streamResumes.inc({ agent, outcome: labels.resumeOutcome(record.resume) });
+    const t = record.translation;
+    if (t) translations.inc({ agent, caller_version: t.caller, agent_version: t.agent, outcome: t.outcome });
   };
 
   const taskListener: TaskListener = (event) => {
