@@ -1,7 +1,8 @@
 /**
  * Where an agent's card-signature keys come from (`agents.{name}.cards.signature`): the inline
- * JWKS, or `jwksUrl` — a URL the operator configured, never one a card names (SSRF; the `jku`
- * header is ignored). The remote set is fetched by jose (`createRemoteJWKSet`: cached, refetched
+ * JWKS, `jwksUrl` — a URL the operator configured — or the `jku` a signature's protected header
+ * names, only when `jku.allow` admits it (never any URL a card names: SSRF). A signature with an
+ * admitted `jku` is checked with that set; one without, with the configured keys. A remote set is fetched by jose (`createRemoteJWKSet`: cached, refetched
  * on an unknown `kid` at most every 30 s) with a timeout and a size cap: the body is read as a
  * stream and the fetch aborted past `JWKS_MAX_BYTES`; a redirect is not followed (jose asks
  * `redirect: manual` and wants a 200).
@@ -38,12 +39,53 @@ async function cappedFetch(url: string, options: Parameters<typeof fetch>[1]): P
   return new Response(Buffer.concat(chunks), { status: response.status, headers: response.headers });
 }
 
+function remoteSet(url: string): FlattenedVerifyGetKey {
+  return createRemoteJWKSet(new URL(url), {
+    timeoutDuration: JWKS_TIMEOUT_MS,
+    [customFetch]: cappedFetch,
+  }) as unknown as FlattenedVerifyGetKey;
+}
+
+/** The configured keys: `jwksUrl`, else the inline `jwks`; none when only `jku` is given. */
+function configuredSet(config: CardSignatureConfig): FlattenedVerifyGetKey | undefined {
+  if (config.jwksUrl !== undefined) return remoteSet(config.jwksUrl);
+  if (config.jwks !== undefined)
+    return createLocalJWKSet(config.jwks as unknown as JSONWebKeySet) as unknown as FlattenedVerifyGetKey;
+  return undefined;
+}
+
+/** Distinct `jku` sets kept per agent (each is one of `allow` or under one). */
+const MAX_JKU_SETS = 8;
+
 export function keySetOf(config: CardSignatureConfig): FlattenedVerifyGetKey {
-  if (config.jwksUrl !== undefined) {
-    return createRemoteJWKSet(new URL(config.jwksUrl), {
-      timeoutDuration: JWKS_TIMEOUT_MS,
-      [customFetch]: cappedFetch,
-    }) as unknown as FlattenedVerifyGetKey;
+  const configured = configuredSet(config);
+  const allow = (config.jku?.allow ?? []).map((u) => new URL(u).href);
+  const sets = new Map<string, FlattenedVerifyGetKey>();
+  return (header, token) => {
+    const jku = header?.jku;
+    if (jku === undefined || allow.length === 0) {
+      if (configured) return configured(header, token);
+      throw new Error('the signature names no jku, and no other keys are configured');
+    }
+    const url = admittedJku(jku, allow);
+    let set = sets.get(url);
+    if (!set) {
+      if (sets.size >= MAX_JKU_SETS) sets.delete(sets.keys().next().value!);
+      sets.set(url, (set = remoteSet(url)));
+    }
+    return set(header, token);
+  };
+}
+
+/** The `jku` as a URL, when it is one of `allow` or under one ending in `/` (after URL normalisation). */
+export function admittedJku(jku: unknown, allow: readonly string[]): string {
+  let href: string;
+  try {
+    href = new URL(String(jku)).href;
+  } catch {
+    throw new Error(`the signature's jku is not a URL`);
   }
-  return createLocalJWKSet(config.jwks as unknown as JSONWebKeySet) as unknown as FlattenedVerifyGetKey;
+  const ok = allow.some((a) => href === a || (a.endsWith('/') && href.startsWith(a)));
+  if (!ok) throw new Error(`the signature's jku ${href} is not in cards.signature.jku.allow`);
+  return href;
 }

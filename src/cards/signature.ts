@@ -4,8 +4,9 @@
  * `header`) whose payload is detached: the card without its `signatures` member, canonicalised
  * with RFC 8785 JCS (the `canonicalize` package, by the RFC's author, not a hand-written
  * serialiser). The card is valid when at least one signature verifies with a configured key
- * (src/config/card-signature-schema.ts). Keys come only from the config: a `jku` a card names is
- * never fetched (SSRF). Runs once per fetched card (src/cards/cache.ts), never per request.
+ * (src/config/card-signature-schema.ts): inline, a configured URL, or the `jku` a signature names
+ * when `jku.allow` admits it (src/cards/jwks-source.ts; any other `jku` is never fetched: SSRF).
+ * Runs once per fetched card (src/cards/cache.ts), never per request.
  *
  * Two payload forms are tried: the JCS of the card as served, then the JCS with proto-default
  * members left out (wire-reference §3: "proto-default fields removed"), which is what the

@@ -29,7 +29,8 @@ export const sizeValue = z.union([z.string(), z.number()]).transform((value, ctx
 });
 export const size = (fallback: string | number) => sizeValue.prefault(fallback);
 
-export const httpUrl = z
+/** An absolute http(s) URL without credentials, as written (trailing slash kept). */
+export const httpUrlAsWritten = z
   .string()
   .refine((u) => {
     try {
@@ -46,5 +47,7 @@ export const httpUrl = z
     } catch {
       return true;
     }
-  }, 'must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }')
-  .transform((u) => u.replace(/\/+$/, ''));
+  }, 'must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }');
+
+/** The same, its trailing slashes dropped (a base URL paths are appended to). */
+export const httpUrl = httpUrlAsWritten.transform((u) => u.replace(/\/+$/, ''));

@@ -106,6 +106,8 @@ export interface ExchangeSummary {
   readonly idempotency?: string;
   /** What stream resume did with a `Last-Event-ID` call: replayed, continued, beyond_window, unavailable. */
   readonly resume?: string;
+  /** A call translated between A2A versions (docs/translation.md): "1.0 → 0.3: translated". */
+  readonly translation?: string;
   /** Rule ids of the findings. */
   readonly findings: readonly string[];
   /** complete, client-gone, upstream-error, gateway-error. */

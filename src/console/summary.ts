@@ -40,6 +40,8 @@ export function summarize(record: ExchangeRecord, traceId?: string): ExchangeSum
   if (record.replica !== undefined) summary.replica = record.replica;
   if (record.idempotency !== undefined) summary.idempotency = record.idempotency.outcome;
   if (record.resume !== undefined) summary.resume = record.resume;
+  const t = record.translation;
+  if (t !== undefined) summary.translation = `${t.caller} → ${t.agent}: ${t.outcome}`;
   const trace = traceId ?? record.traceId;
   if (trace !== undefined) summary.traceId = trace;
   return summary;

@@ -33,6 +33,7 @@ export function accessLog(log: Logger): ExchangeObserver {
           replica: r.replica,
           idempotency: r.idempotency?.outcome,
           resume: r.resume,
+          translation: r.translation,
           httpMethod: r.httpMethod,
           path: r.path,
           bytesIn: r.bytesIn,

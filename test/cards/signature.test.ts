@@ -25,10 +25,10 @@ async function servedCard(peer: PeerV1): Promise<Record<string, unknown>> {
 }
 
 /** A detached flattened JWS over JCS(card minus signatures), made with jose directly. */
-async function sign(card: Record<string, unknown>, key: CryptoKey, kid: string) {
+async function sign(card: Record<string, unknown>, key: CryptoKey, kid: string, jku?: string) {
   const { signatures: _s, ...unsigned } = card;
   const jws = await new FlattenedSign(new TextEncoder().encode(canonicalize(unsigned)))
-    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE' })
+    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JOSE', ...(jku ? { jku } : {}) })
     .sign(key);
   // The SDK's type has `header` required; on the wire it is optional (wire-reference §3).
   return { protected: jws.protected!, signature: jws.signature } as AgentCardSignature;
@@ -56,7 +56,9 @@ beforeAll(async () => {
   agentKey = await generateKeyPair('ES256', { extractable: true });
   otherKey = await generateKeyPair('ES256', { extractable: true });
   publicJwk = { ...(await exportJWK(agentKey.publicKey)), kid: 'agent-1', alg: 'ES256', use: 'sig' };
-  for (const name of ['signed', 'sdkSigned', 'tampered', 'wrongKey', 'unsigned']) peers[name] = await startPeerV1();
+  for (const name of ['signed', 'sdkSigned', 'tampered', 'wrongKey', 'unsigned', 'jkuSigned']) {
+    peers[name] = await startPeerV1();
+  }
 
   peers['signed']!.card.signatures = [await sign(await servedCard(peers['signed']!), agentKey.privateKey, 'agent-1')];
   const sdkSigner = generateAgentCardSignature(agentKey.privateKey, { alg: 'ES256', kid: 'agent-1', typ: 'JOSE' });
@@ -72,11 +74,19 @@ beforeAll(async () => {
 
   const signature = { jwks: { keys: [publicJwk] } };
   const keys = await startKeyServer(() => JSON.stringify({ keys: [publicJwk] }));
+  // Signed naming its key set by URL (the protected header's `jku`, RFC 7515 §4.1.2).
+  const jkuCard = await servedCard(peers['jkuSigned']!);
+  peers['jkuSigned']!.card.signatures = [await sign(jkuCard, agentKey.privateKey, 'agent-1', `${keys}/jwks.json`)];
   const agents: Record<string, { url: string; cards: unknown }> = Object.fromEntries(
     Object.entries(peers).map(([name, peer]) => [name, { url: peer.url, cards: { signature } }]),
   );
   agents['remote'] = { url: peers['signed']!.url, cards: { signature: { jwksUrl: `${keys}/jwks.json` } } };
   agents['remoteHuge'] = { url: peers['signed']!.url, cards: { signature: { jwksUrl: `${keys}/huge.json` } } };
+  const jkuPeer = peers['jkuSigned']!.url;
+  agents['jkuAllowed'] = { url: jkuPeer, cards: { signature: { jku: { allow: [`${keys}/`] } } } };
+  agents['jkuNotAllowed'] = { url: jkuPeer, cards: { signature: { jku: { allow: ['https://keys.example.com/'] } } } };
+  agents['jkuSimilar'] = { url: jkuPeer, cards: { signature: { jku: { allow: [`${keys}/jwks`] } } } };
+  delete agents['jkuSigned'];
   gateway = await startTestGateway(agents);
   strict = await startTestGateway(
     Object.fromEntries(
@@ -135,6 +145,15 @@ describe('card signature verification', () => {
     expect(agents['remote']!.cardSignature).toEqual({ result: 'valid', kid: 'agent-1', form: 'jcs' });
     expect(agents['remoteHuge']!.cardSignature).toMatchObject({ result: 'invalid' });
     expect(agents['remoteHuge']!.cardSignature.why).toContain('larger than 65536 bytes');
+  });
+
+  it('fetches the keys from the jku a signature names when jku.allow admits it, and only then', async () => {
+    const agents = await catalog(gateway);
+    expect(agents['jkuAllowed']!.cardSignature).toEqual({ result: 'valid', kid: 'agent-1', form: 'jcs' });
+    expect(agents['jkuNotAllowed']!.cardSignature).toMatchObject({ result: 'invalid' });
+    expect(agents['jkuNotAllowed']!.cardSignature.why).toContain('is not in cards.signature.jku.allow');
+    // A prefix not ending in `/` admits that URL alone, not `/jwks.json` beside it.
+    expect(agents['jkuSimilar']!.cardSignature.why).toContain('is not in cards.signature.jku.allow');
   });
 
   it('counts each check in a2a_card_signature_checks_total by result', async () => {

@@ -45,15 +45,20 @@ describe('cards.signature', () => {
     expect(() => load({ jwks: { keys: [secret] } })).toThrow(/must be a public key/);
   });
 
-  it('takes exactly one of jwks and jwksUrl (an http(s) URL)', () => {
+  it('takes one of jwks and jwksUrl (an http(s) URL), or jku.allow, and some keys', () => {
     expect(load({ jwksUrl: 'https://keys.example/jwks.json' }).agents['a']!.cards.signature?.jwksUrl).toBe(
       'https://keys.example/jwks.json',
     );
     expect(() => load({ jwks: { keys: [publicJwk] }, jwksUrl: 'https://keys.example/jwks.json' })).toThrow(
-      /exactly one of jwks/,
+      /one of jwks \(inline\) or jwksUrl, not both/,
     );
-    expect(() => load({ require: true })).toThrow(/exactly one of jwks/);
+    expect(() => load({ require: true })).toThrow(/give the agent keys/);
     expect(() => load({ jwksUrl: 'file:///etc/keys.json' })).toThrow();
+    const jku = { allow: ['https://keys.example/agents/'] };
+    expect(load({ jku }).agents['a']!.cards.signature?.jku).toEqual(jku);
+    expect(load({ jwks: { keys: [publicJwk] }, jku }).agents['a']!.cards.signature?.jku).toEqual(jku);
+    expect(() => load({ jku: { allow: [] } })).toThrow();
+    expect(() => load({ jku: { allow: ['file:///keys/'] } })).toThrow();
   });
 
   it('refuses a JWK that is not a key, an empty JWKS and unknown members', () => {

@@ -49,11 +49,15 @@ describe('access log and access control', () => {
   it('names the replica, and what idempotent sends and stream resume did', () => {
     const [fleet, plain] = logged(
       { a2a: facts(), replica: 'http://10.0.1.12:9101', idempotency: { outcome: 'replayed', source: 'messageId' } },
-      { a2a: facts(), resume: 'continued' },
+      { a2a: facts(), resume: 'continued', translation: { caller: '0.3', agent: '1.0', outcome: 'refused' } },
     );
     expect(fleet).toMatchObject({ replica: 'http://10.0.1.12:9101', idempotency: 'replayed' });
     expect(fleet).not.toHaveProperty('resume');
-    expect(plain).toMatchObject({ resume: 'continued' });
+    expect(plain).toMatchObject({
+      resume: 'continued',
+      translation: { caller: '0.3', agent: '1.0', outcome: 'refused' },
+    });
+    expect(fleet).not.toHaveProperty('translation');
     for (const key of ['replica', 'idempotency']) expect(plain, key).not.toHaveProperty(key);
   });
 

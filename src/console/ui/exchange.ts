@@ -47,6 +47,8 @@ export function ExchangePage({ id }: { id: string }) {
               <dd>${s.idempotency ?? '—'}</dd>
               <dt>Stream resume</dt>
               <dd>${s.resume ?? '—'}</dd>
+              <dt>Translation</dt>
+              <dd>${s.translation ?? '—'}</dd>
               <dt>Findings</dt>
               <dd>${s.findings.length ? s.findings.join(', ') : 'none'}</dd>
               <dt>Trace</dt>

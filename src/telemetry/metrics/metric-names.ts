@@ -142,7 +142,7 @@ export const METRICS = {
   },
   translations: {
     name: 'a2a_translations_total',
-    help: 'Calls translated between A2A versions (docs/translation.md), by the caller\'s and the agent\'s version and outcome: translated, refused (the call had no counterpart), answer-failed (the answer had none).',
+    help: "Calls translated between A2A versions (docs/translation.md), by the caller's and the agent's version and outcome: translated, refused (the call had no counterpart), answer-failed (the answer had none).",
     labelNames: ['agent', 'caller_version', 'agent_version', 'outcome'],
   },
   cardSignatureChecks: {
