@@ -8,9 +8,9 @@
  * (docs/translation.md).
  */
 import type { Dialect } from './dialect.js';
-import { endsStream, stateFromRest03, stateToRest03 } from './enums.js';
-import { pushConfig } from './rpc03.js';
-import { isObj, mapList, objectAt, put, rest, Untranslatable, type Obj } from './shapes.js';
+import { stateFromRest03, stateToRest03 } from './enums.js';
+import { dialectOf, pushConfig } from './model.js';
+import { isObj, objectAt, put, rest, Untranslatable, type Obj } from './shapes.js';
 
 function partDown(value: unknown, where: string): Obj {
   const p = objectAt(value, where);
@@ -45,107 +45,35 @@ function partUp(value: unknown, where: string): Obj {
   throw new Untranslatable(where, 'a part with none of text, file or data');
 }
 
-function message(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const m = objectAt(value, where);
-    if (dir === 'down') {
-      return { ...rest(m, ['parts']), content: mapList(m['parts'], `${where}.parts`, partDown) };
-    }
-    return { ...rest(m, ['content']), parts: mapList(m['content'], `${where}.content`, partUp) };
-  };
-}
-
-function artifact(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const a = objectAt(value, where);
-    return { ...a, parts: mapList(a['parts'], `${where}.parts`, dir === 'down' ? partDown : partUp) };
-  };
-}
-
-/** TaskStatus: `update` is the 0.3 proto's field name, `message` its JSON name; both are read. */
-function status(dir: 'down' | 'up', value: unknown, where: string): Obj {
-  const s = objectAt(value, where);
-  const state = (dir === 'down' ? stateToRest03 : stateFromRest03)(s['state'], `${where}.state`);
-  const out: Obj = { ...rest(s, ['update']), state };
-  const msg = s['message'] ?? (dir === 'up' ? s['update'] : undefined);
-  if (msg !== undefined) out['message'] = message(dir)(msg, `${where}.message`);
-  return out;
-}
-
-function task(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const t = objectAt(value, where);
-    const out: Obj = { ...t, status: status(dir, t['status'], `${where}.status`) };
-    put(out, 'artifacts', mapList(t['artifacts'], `${where}.artifacts`, artifact(dir)));
-    put(out, 'history', mapList(t['history'], `${where}.history`, message(dir)));
-    return out;
-  };
-}
-
-function statusUpdate(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const e = objectAt(value, where);
-    const st = status(dir, e['status'], `${where}.status`);
-    if (dir === 'up') return { ...rest(e, ['final']), status: st };
-    const final = endsStream(objectAt(e['status'], `${where}.status`)['state'] as string);
-    return { ...e, status: st, final };
-  };
-}
-
-function artifactUpdate(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const e = objectAt(value, where);
-    return { ...e, artifact: artifact(dir)(e['artifact'], `${where}.artifact`) };
-  };
-}
-
-/**
- * `returnImmediately` ⇔ `blocking` (see rpc03.ts); the push config is `pushNotification` here.
- * ProtoJSON leaves out a false bool, so a 0.3 configuration without `blocking` says false: it
- * does not block (up: `returnImmediately: true`); down, `blocking` is always written.
- */
-function sendConfiguration(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const c = objectAt(value, where);
-    const from = dir === 'down' ? 'taskPushNotificationConfig' : 'pushNotification';
-    const out = rest(c, ['returnImmediately', 'blocking', from]);
-    if (dir === 'down') out['blocking'] = c['returnImmediately'] !== true;
-    if (dir === 'up') out['returnImmediately'] = c['blocking'] !== true;
-    const to = dir === 'down' ? 'pushNotification' : 'taskPushNotificationConfig';
-    if (c[from] !== undefined) out[to] = pushConfig(dir, c[from], `${where}.${from}`);
-    return out;
-  };
-}
-
 const CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]*)$/;
 
 /** 1.0 flat TaskPushNotificationConfig ⇔ 0.3 `{name: tasks/{id}/pushNotificationConfigs/{cid}, pushNotificationConfig}`. */
-function taskPushConfig(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const c = objectAt(value, where);
-    if (dir === 'down') {
-      const name = `tasks/${String(c['taskId'] ?? '')}/pushNotificationConfigs/${String(c['id'] ?? '')}`;
-      return { name, pushNotificationConfig: pushConfig('down', c, where) };
-    }
-    const inner = pushConfig('up', c['pushNotificationConfig'], `${where}.pushNotificationConfig`);
-    const named = typeof c['name'] === 'string' ? CONFIG_NAME.exec(c['name']) : null;
-    const out: Obj = { ...rest(c, ['name', 'pushNotificationConfig']), ...inner };
-    if (named) out['taskId'] = decodeURIComponent(named[1]!);
-    if (named && out['id'] === undefined && named[2]) out['id'] = decodeURIComponent(named[2]);
-    return out;
-  };
+function taskPushConfigDown(value: unknown, where: string): Obj {
+  const c = objectAt(value, where);
+  const name = `tasks/${String(c['taskId'] ?? '')}/pushNotificationConfigs/${String(c['id'] ?? '')}`;
+  return { name, pushNotificationConfig: pushConfig('down', c, where) };
 }
 
-function maps(dir: 'down' | 'up') {
-  return {
-    message: message(dir),
-    task: task(dir),
-    artifact: artifact(dir),
-    statusUpdate: statusUpdate(dir),
-    artifactUpdate: artifactUpdate(dir),
-    sendConfiguration: sendConfiguration(dir),
-    taskPushConfig: taskPushConfig(dir),
-  };
+function taskPushConfigUp(value: unknown, where: string): Obj {
+  const c = objectAt(value, where);
+  const inner = pushConfig('up', c['pushNotificationConfig'], `${where}.pushNotificationConfig`);
+  const named = typeof c['name'] === 'string' ? CONFIG_NAME.exec(c['name']) : null;
+  const out: Obj = { ...rest(c, ['name', 'pushNotificationConfig']), ...inner };
+  if (named) out['taskId'] = decodeURIComponent(named[1]!);
+  if (named && out['id'] === undefined && named[2]) out['id'] = decodeURIComponent(named[2]);
+  return out;
 }
 
-export const rest03: Dialect = { down: maps('down'), up: maps('up') };
+/** Roles are spelled as in 1.0 (`ROLE_USER`, `ROLE_AGENT`). */
+const sameRole = (role: unknown): string => role as string;
+
+export const rest03: Dialect = dialectOf({
+  kinds: false,
+  messageParts: 'content',
+  part: { down: partDown, up: partUp },
+  state: { down: stateToRest03, up: stateFromRest03 },
+  role: { down: sameRole, up: sameRole },
+  sendPushKey: 'pushNotification',
+  absentBlocking: 'returns',
+  taskPushConfig: { down: taskPushConfigDown, up: taskPushConfigUp },
+});

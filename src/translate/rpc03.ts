@@ -6,8 +6,9 @@
  * peers unwrap it (and so does `up`).
  */
 import type { Dialect } from './dialect.js';
-import { endsStream, roleFromRpc03, roleToRpc03, stateFromRpc03, stateToRpc03 } from './enums.js';
-import { isObj, mapList, objectAt, put, rest, Untranslatable, type Obj } from './shapes.js';
+import { roleFromRpc03, roleToRpc03, stateFromRpc03, stateToRpc03 } from './enums.js';
+import { dialectOf, pushConfig } from './model.js';
+import { isObj, objectAt, put, rest, Untranslatable, type Obj } from './shapes.js';
 
 const COMPAT_FLAG = 'data_part_compat';
 
@@ -60,130 +61,25 @@ function dataUp(p: Obj): Obj {
   return out;
 }
 
-function message(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const m = objectAt(value, where);
-    const parts = mapList(m['parts'], `${where}.parts`, dir === 'down' ? partDown : partUp);
-    if (dir === 'down') {
-      return { kind: 'message', ...rest(m, ['kind']), role: roleToRpc03(m['role'], `${where}.role`), parts };
-    }
-    return { ...rest(m, ['kind']), role: roleFromRpc03(m['role'], `${where}.role`), parts };
-  };
-}
-
-function artifact(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const a = objectAt(value, where);
-    return { ...a, parts: mapList(a['parts'], `${where}.parts`, dir === 'down' ? partDown : partUp) };
-  };
-}
-
-function status(dir: 'down' | 'up', value: unknown, where: string): Obj {
-  const s = objectAt(value, where);
-  const state = (dir === 'down' ? stateToRpc03 : stateFromRpc03)(s['state'], `${where}.state`);
-  const out: Obj = { ...s, state };
-  if (s['message'] !== undefined) out['message'] = message(dir)(s['message'], `${where}.message`);
-  return out;
-}
-
-function task(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const t = objectAt(value, where);
-    const out: Obj = dir === 'down' ? { kind: 'task', ...rest(t, ['kind']) } : rest(t, ['kind']);
-    out['status'] = status(dir, t['status'], `${where}.status`);
-    put(out, 'artifacts', mapList(t['artifacts'], `${where}.artifacts`, artifact(dir)));
-    put(out, 'history', mapList(t['history'], `${where}.history`, message(dir)));
-    return out;
-  };
-}
-
-function statusUpdate(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const e = objectAt(value, where);
-    const st = status(dir, e['status'], `${where}.status`);
-    if (dir === 'up') return { ...rest(e, ['kind', 'final']), status: st };
-    // `final` (0.3): this is the stream's last event, which in 1.0 its state tells (enums.ts).
-    const final = endsStream(objectAt(e['status'], `${where}.status`)['state'] as string);
-    return { kind: 'status-update', ...rest(e, ['kind']), status: st, final };
-  };
-}
-
-function artifactUpdate(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const e = objectAt(value, where);
-    const body = { ...rest(e, ['kind']), artifact: artifact(dir)(e['artifact'], `${where}.artifact`) };
-    return dir === 'down' ? { kind: 'artifact-update', ...body } : body;
-  };
-}
-
-/** 1.0 AuthenticationInfo {scheme} ⇔ 0.3 {schemes: [..]}: more than one scheme cannot go to 1.0. */
-function authentication(dir: 'down' | 'up', value: unknown, where: string): Obj {
-  const a = objectAt(value, where);
-  if (dir === 'down') {
-    const out = rest(a, ['scheme']);
-    return { schemes: typeof a['scheme'] === 'string' && a['scheme'] !== '' ? [a['scheme']] : [], ...out };
-  }
-  const schemes = a['schemes'];
-  if (Array.isArray(schemes) && schemes.length > 1) {
-    throw new Untranslatable(`${where}.schemes`, '1.0 takes one authentication scheme, this names several');
-  }
-  const out = rest(a, ['schemes']);
-  return Array.isArray(schemes) && schemes.length === 1 ? { scheme: schemes[0], ...out } : out;
-}
-
-/** A push config's own members (`url`, `id`, `token`, `authentication`), either way. */
-export function pushConfig(dir: 'down' | 'up', value: unknown, where: string): Obj {
-  const c = objectAt(value, where);
-  const out: Obj = dir === 'down' ? rest(c, ['taskId', 'tenant']) : { ...c };
-  if (dir === 'down' && typeof c['tenant'] === 'string' && c['tenant'] !== '') {
-    throw new Untranslatable(`${where}.tenant`, 'A2A 0.3 has no tenants');
-  }
-  if (c['authentication'] !== undefined) {
-    out['authentication'] = authentication(dir, c['authentication'], `${where}.authentication`);
-  }
-  return out;
-}
-
 /** 1.0 flat TaskPushNotificationConfig ⇔ 0.3 `{taskId, pushNotificationConfig}`. */
-function taskPushConfig(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const c = objectAt(value, where);
-    if (dir === 'down') return { taskId: c['taskId'], pushNotificationConfig: pushConfig('down', c, where) };
-    const inner = pushConfig('up', c['pushNotificationConfig'], `${where}.pushNotificationConfig`);
-    return { ...rest(c, ['pushNotificationConfig']), ...inner, taskId: c['taskId'] };
-  };
+function taskPushConfigDown(value: unknown, where: string): Obj {
+  const c = objectAt(value, where);
+  return { taskId: c['taskId'], pushNotificationConfig: pushConfig('down', c, where) };
 }
 
-/**
- * `returnImmediately` (1.0, default false = blocking) ⇔ `blocking` (0.3): true ⇔ false. Down, the
- * 1.0 default is written out (`blocking: true`): 0.3 stated no default and its SDK peers differ.
- * Up, an absent `blocking` stays absent: 1.0 then blocks, as the 0.3 SDK clients took it
- * (wire-reference §6.3).
- */
-function sendConfiguration(dir: 'down' | 'up') {
-  return (value: unknown, where: string): Obj => {
-    const c = objectAt(value, where);
-    const [from, to] = dir === 'down' ? ['taskPushNotificationConfig', 'pushNotificationConfig'] : [to03, to1];
-    const out = rest(c, ['returnImmediately', 'blocking', from]);
-    if (dir === 'down') out['blocking'] = c['returnImmediately'] !== true;
-    if (dir === 'up' && typeof c['blocking'] === 'boolean') out['returnImmediately'] = !c['blocking'];
-    if (c[from] !== undefined) out[to] = pushConfig(dir, c[from], `${where}.${from}`);
-    return out;
-  };
-}
-const to03 = 'pushNotificationConfig';
-const to1 = 'taskPushNotificationConfig';
-
-function maps(dir: 'down' | 'up') {
-  return {
-    message: message(dir),
-    task: task(dir),
-    artifact: artifact(dir),
-    statusUpdate: statusUpdate(dir),
-    artifactUpdate: artifactUpdate(dir),
-    sendConfiguration: sendConfiguration(dir),
-    taskPushConfig: taskPushConfig(dir),
-  };
+function taskPushConfigUp(value: unknown, where: string): Obj {
+  const c = objectAt(value, where);
+  const inner = pushConfig('up', c['pushNotificationConfig'], `${where}.pushNotificationConfig`);
+  return { ...rest(c, ['pushNotificationConfig']), ...inner, taskId: c['taskId'] };
 }
 
-export const rpc03: Dialect = { down: maps('down'), up: maps('up') };
+export const rpc03: Dialect = dialectOf({
+  kinds: true,
+  messageParts: 'parts',
+  part: { down: partDown, up: partUp },
+  state: { down: stateToRpc03, up: stateFromRpc03 },
+  role: { down: roleToRpc03, up: roleFromRpc03 },
+  sendPushKey: 'pushNotificationConfig',
+  absentBlocking: 'blocks',
+  taskPushConfig: { down: taskPushConfigDown, up: taskPushConfigUp },
+});
