@@ -45,6 +45,12 @@ export const STREAMED_TASK_V1 = (last = 'artifact+append+last'): string[] => [
   'status:COMPLETED',
 ];
 
+/** ListTasks with no filter (every task the agent keeps). */
+export function listAllTasks(c: Client) {
+  const all = { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '' };
+  return c.listTasks({ ...all, statusTimestampAfter: undefined }, within(2000));
+}
+
 export interface ScenarioOptionsV1 {
   /** Check first that the client picked `transport` (and protocol 1.0) from the card. */
   transport?: TransportName;
@@ -155,17 +161,7 @@ export function sdkScenariosV1(client: () => Promise<Client>, opts: ScenarioOpti
 
   it.skipIf(opts.listTasks === false)('lists tasks', async () => {
     const task = asTask(await send('list me'));
-    const c = await client();
-    const list = await c.listTasks(
-      {
-        tenant: '',
-        contextId: '',
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageToken: '',
-        statusTimestampAfter: undefined,
-      },
-      within(2000),
-    );
+    const list = await listAllTasks(await client());
     expect(list.tasks.map((t) => t.id)).toContain(task.id);
   });
 

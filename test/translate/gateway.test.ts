@@ -101,22 +101,30 @@ describe('a 0.3 agent behind translate', () => {
   });
 });
 
+/** A scripted JSON-RPC agent: `answer` gets each POST's raw body and parsed request (the card GET is a 404). */
+function jsonRpcAgent(
+  answer: (raw: string, rpc: { id: number; method: string }, req: IncomingMessage, res: ServerResponse) => void,
+) {
+  return scriptedUpstream((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.writeHead(404).end();
+      answer(raw, JSON.parse(raw) as { id: number; method: string }, req, res);
+    });
+  });
+}
+
 describe('what a 0.3 agent receives', () => {
   let gateway: RunningGateway;
   let agent: { url: string; close: () => Promise<void> };
   const received: { body: string; headers: IncomingMessage['headers'] }[] = [];
   beforeAll(async () => {
-    agent = await scriptedUpstream((req: IncomingMessage, res: ServerResponse) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString()));
-      req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(404).end();
-        received.push({ body: raw, headers: req.headers });
-        const { id } = JSON.parse(raw) as { id: number };
-        const message = { kind: 'message', messageId: 'a1', role: 'agent', parts: [{ kind: 'text', text: 'hi' }] };
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id, result: message }));
-      });
+    agent = await jsonRpcAgent((raw, { id }, req, res) => {
+      received.push({ body: raw, headers: req.headers });
+      const message = { kind: 'message', messageId: 'a1', role: 'agent', parts: [{ kind: 'text', text: 'hi' }] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: message }));
     });
     gateway = await startTestGateway({ old: { url: agent.url, translate: { agentVersion: '0.3' } } });
   });
@@ -170,23 +178,17 @@ describe('an answer the gateway cannot translate', () => {
   let agent: { url: string; close: () => Promise<void> };
   beforeAll(async () => {
     // A 1.0 agent that answers with what no 0.3 shape holds: an unknown state, a draft stream payload.
-    agent = await scriptedUpstream((req: IncomingMessage, res: ServerResponse) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString()));
-      req.on('end', () => {
-        if (req.method !== 'POST') return void res.writeHead(404).end();
-        const { id, method } = JSON.parse(raw) as { id: number; method: string };
-        if (method === 'GetTask') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_DREAMING' } };
-          return res.end(JSON.stringify({ jsonrpc: '2.0', id, result: task }));
-        }
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } };
-        res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { task } })}\n\n`);
-        res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { messageUpdate: { delta: 'x' } } })}\n\n`);
-        res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { task } })}\n\n`);
-      });
+    agent = await jsonRpcAgent((_raw, { id, method }, _req, res) => {
+      if (method === 'GetTask') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_DREAMING' } };
+        return res.end(JSON.stringify({ jsonrpc: '2.0', id, result: task }));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } };
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { task } })}\n\n`);
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { messageUpdate: { delta: 'x' } } })}\n\n`);
+      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { task } })}\n\n`);
     });
     gateway = await startTestGateway({ draft: { url: agent.url, translate: { agentVersion: '1.0' } } });
   });
