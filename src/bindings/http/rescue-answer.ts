@@ -7,13 +7,16 @@ import type { ServerResponse } from 'node:http';
 import { contentTypeFor } from '../../a2a/content-type.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
-import type { GatewayError } from '../../errors/gateway-error.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 import type { JsonReply } from './rescue-calls.js';
 import type { RescueAnswer } from '../../rescue/ports.js';
 import { RESCUE_HEADER } from '../../rescue/rescue.js';
 import { withTask, type HttpSend } from '../../a2a/rescue-wire.js';
 
 type Json = Record<string, unknown>;
+
+/** A translated call's answer, from the agent's version to the caller's (src/bindings/http/translate.ts). */
+export type AnswerTranslator = (status: number, body: Buffer) => Buffer | GatewayError;
 
 export class HttpAnswer implements RescueAnswer<JsonReply, Json> {
   constructor(
@@ -22,6 +25,8 @@ export class HttpAnswer implements RescueAnswer<JsonReply, Json> {
     private readonly res: ServerResponse,
     private readonly send: HttpSend,
     private readonly errorContext: ErrorContext,
+    /** Set for a translated call: the send is in the agent's version, the answer goes out in the caller's. */
+    private readonly translate?: AnswerTranslator,
   ) {}
 
   get writable(): boolean {
@@ -57,8 +62,13 @@ export class HttpAnswer implements RescueAnswer<JsonReply, Json> {
     return { status: 200, headers: ['content-type', contentTypeFor(send.binding, send.version)], doc };
   }
 
-  private write(status: number, headers: string[], body: Buffer, rescue?: 'settled' | 'deadline'): void {
+  private write(status: number, headers: string[], agentBody: Buffer, rescue?: 'settled' | 'deadline'): void {
     const { exchange } = this;
+    const body = this.translate ? this.translate(status, agentBody) : agentBody;
+    if (body instanceof GatewayError) {
+      exchange.fail('upstream-error', body);
+      return this.fail(body);
+    }
     const out: string[] = [];
     for (let i = 0; i < headers.length; i += 2)
       if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);

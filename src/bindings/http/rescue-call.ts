@@ -9,7 +9,9 @@ import type { RequestBody } from '../../pipeline/request-body.js';
 import type { CardCache } from '../../cards/cache.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
 import type { ErrorContext } from '../../errors/json-answer.js';
-import { httpSendOf, type BlockingSend } from '../../a2a/rescue-wire.js';
+import { httpSendOf, type BlockingSend, type HttpSend } from '../../a2a/rescue-wire.js';
+import { translateCall, translatedBody } from './translate.js';
+import type { AnswerTranslator } from './rescue-answer.js';
 import { rescue } from '../../rescue/rescue.js';
 import { resolveStrategy } from '../../rescue/policy.js';
 import { clientTimeoutMs, TIMEOUT_HEADER } from '../../rescue/deadline.js';
@@ -19,17 +21,17 @@ import type { HttpCall } from './http-call.js';
 
 /** False when the send cannot be rescued here (its body was not read whole, or is not an object): it is relayed. */
 export async function rescueHttpCall(
-  { call, exchange, replica }: RoutedCall<HttpCall>,
+  routed: RoutedCall<HttpCall>,
   prepared: { readonly headers: string[]; readonly errorContext: ErrorContext },
   body: RequestBody,
   decided: BlockingSend,
   deps: { readonly cards: CardCache; readonly tracker: TaskTracker },
 ): Promise<boolean> {
+  const { call, exchange, replica } = routed;
   if (!body.complete) return false;
-  // Bodies up to the decoder's parse buffer were parsed whole already; a larger one is parsed here.
-  const document = exchange.request?.document ?? parseJson(body.prefix);
-  const send = httpSendOf(decided, document, exchange.upstreamPath);
-  if (!send) return false;
+  const agentSide = await agentSideOf(routed, prepared.headers, body, decided);
+  if (!agentSide) return false;
+  const { send, headers } = agentSide;
   const { upstream } = exchange;
   const policy = upstream.config.timeoutRescue;
   const card = await deps.cards
@@ -39,14 +41,38 @@ export async function rescueHttpCall(
   await rescue({
     exchange,
     send,
-    caller: new HttpCaller({ replica, agent: upstream.name }, send, prepared.headers),
-    answer: new HttpAnswer(exchange, call.res, send, prepared.errorContext),
+    caller: new HttpCaller({ replica, agent: upstream.name }, send, headers),
+    answer: new HttpAnswer(exchange, call.res, send, prepared.errorContext, agentSide.translate),
     policy,
     strategy: resolveStrategy(policy.strategy, card?.card),
     answerBy: exchange.record.startedAt + timeout - policy.margin,
     tracker: deps.tracker,
   });
   return true;
+}
+
+/**
+ * The send as the agent reads it, and the headers its calls carry: the caller's own, or — a
+ * translated call (docs/translation.md) — its translation, the rescue's calls then in the agent's
+ * version and its answer translated back to the caller's.
+ */
+async function agentSideOf(
+  { call, exchange, path }: RoutedCall<HttpCall>,
+  headers: string[],
+  body: RequestBody,
+  decided: BlockingSend,
+): Promise<{ send: HttpSend; headers: string[]; translate?: AnswerTranslator } | undefined> {
+  const t = exchange.translation;
+  if (!t) {
+    // Bodies up to the decoder's parse buffer were parsed whole already; a larger one is parsed here.
+    const send = httpSendOf(decided, exchange.request?.document ?? parseJson(body.prefix), exchange.upstreamPath);
+    return send && { send, headers };
+  }
+  const made = await translateCall(exchange, t, call.method, path, headers, body);
+  const send = httpSendOf({ ...decided, version: t.agent }, parseJson(made.body ?? Buffer.alloc(0)), made.path);
+  return (
+    send && { send, headers: made.headers, translate: (status, answer) => translatedBody(exchange, t, answer, status) }
+  );
 }
 
 function parseJson(bytes: Buffer): unknown {

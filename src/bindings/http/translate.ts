@@ -123,7 +123,12 @@ export function answerRewrite(exchange: Exchange, t: Translation, status: number
   };
 }
 
-function translatedBody(exchange: Exchange, t: Translation, body: Buffer, status: number): Buffer | GatewayError {
+export function translatedBody(
+  exchange: Exchange,
+  t: Translation,
+  body: Buffer,
+  status: number,
+): Buffer | GatewayError {
   let doc: unknown;
   try {
     doc = JSON.parse(body.toString('utf8'));
