@@ -66,7 +66,11 @@ function rpcParams(p: Obj, op: Operation, to: ProtocolVersion): Obj {
     case 'DeleteTaskPushNotificationConfig':
       return dir === 'down'
         ? { ...rest(params, ['taskId', 'id']), id: params['taskId'], pushNotificationConfigId: params['id'] }
-        : { ...rest(params, ['id', 'pushNotificationConfigId']), taskId: params['id'], id: params['pushNotificationConfigId'] };
+        : {
+            ...rest(params, ['id', 'pushNotificationConfigId']),
+            taskId: params['id'],
+            id: params['pushNotificationConfigId'],
+          };
     case 'ListTaskPushNotificationConfigs':
       return dir === 'down' ? listParamsDown(params) : { ...rest(params, ['id']), taskId: params['id'] };
     default:
@@ -84,7 +88,8 @@ function listParamsDown(params: Obj): Obj {
 
 /** A JSON-RPC answer (unary, or one stream event), `to` the caller's version. */
 export function rpcAnswer(doc: Obj, op: Operation, to: ProtocolVersion): Obj {
-  if (isObj(doc['error'])) return { ...doc, error: to === '1.0' ? rpcErrorUp(doc['error']) : rpcErrorDown(doc['error']) };
+  if (isObj(doc['error']))
+    return { ...doc, error: to === '1.0' ? rpcErrorUp(doc['error']) : rpcErrorDown(doc['error']) };
   if (!('result' in doc)) return doc;
   return { ...doc, result: rpcResult(doc['result'], op, to) };
 }
@@ -109,6 +114,10 @@ function rpcResult(result: unknown, op: Operation, to: ProtocolVersion): unknown
       return dir === 'down' ? null : {};
     case 'GetExtendedAgentCard':
       return translateCard(result, to);
+    case 'ListTasks':
+      // A 1.0 ListTasksResponse has no 0.3 spelling (its call cannot be made to 0.3 either, methodFor).
+      if (dir === 'down') throw new Untranslatable(op, 'A2A 0.3 has no such operation', true);
+      return result;
     default:
       return result;
   }

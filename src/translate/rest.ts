@@ -110,6 +110,10 @@ export function restAnswer(body: unknown, op: Operation, to: ProtocolVersion, ht
     }
     case 'GetExtendedAgentCard':
       return translateCard(body, to);
+    case 'ListTasks':
+      // A 1.0 ListTasksResponse has no 0.3 spelling (its route has none either, restPath).
+      if (to === '0.3') throw new Untranslatable(op, 'A2A 0.3 has no such operation', true);
+      return body;
     default:
       return body;
   }
@@ -122,7 +126,8 @@ function streamResponse(body: unknown, to: ProtocolVersion): Obj {
   if (b['task'] !== undefined) return { ...b, task: model.task(b['task'], 'task') };
   const msg = b['message'] ?? (to === '1.0' ? b['msg'] : undefined);
   if (msg !== undefined) return { ...rest(b, ['msg']), message: model.message(msg, 'message') };
-  if (b['statusUpdate'] !== undefined) return { ...b, statusUpdate: model.statusUpdate(b['statusUpdate'], 'statusUpdate') };
+  if (b['statusUpdate'] !== undefined)
+    return { ...b, statusUpdate: model.statusUpdate(b['statusUpdate'], 'statusUpdate') };
   if (b['artifactUpdate'] !== undefined) {
     return { ...b, artifactUpdate: model.artifactUpdate(b['artifactUpdate'], 'artifactUpdate') };
   }
