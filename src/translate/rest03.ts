@@ -56,7 +56,8 @@ function message(dir: 'down' | 'up') {
   return (value: unknown, where: string): Obj => {
     const m = objectAt(value, where);
     if (dir === 'down') {
-      return { ...rest(m, ['parts']), content: mapList(m['parts'], `${where}.parts`, partDown) };
+      // The 0.3 proto's Message has no reference_task_ids (0.3 JSON-RPC has): left out, as NO_PLACE_IN_03.
+      return { ...rest(m, ['parts', 'referenceTaskIds']), content: mapList(m['parts'], `${where}.parts`, partDown) };
     }
     return { ...rest(m, ['content']), parts: mapList(m['content'], `${where}.content`, partUp) };
   };
