@@ -10,6 +10,9 @@
  * - HTTP+JSON: down to 0.3 gives strict ProtoJSON of the 0.3 proto, and up again gives the
  *   original less what the 0.3 proto has no field for (round-trip.test.ts `rest03-part-members`);
  *   a data part that is not an object is refused.
+ * - Push notification configs (create / get / list / delete, both bindings): down and back.
+ * - The other way: generated 0.3 objects (JSON-RPC `kind`-tagged, and HTTP+JSON ProtoJSON of the
+ *   0.3 proto, file parts with bytes or uri) go up to strict 1.0 ProtoJSON and come back exactly.
  * Seeded: the same cases every run.
  */
 import fc from 'fast-check';
@@ -258,6 +261,289 @@ describe('generated 1.0 objects, down to 0.3 and back', () => {
         const down = restRequest(structuredClone(q), 'SendMessage', '0.3', undefined);
         V03.check('SendMessageRequest', down);
         expect(restRequest(down, 'SendMessage', '1.0', undefined)).toEqual(less03(q));
+      }),
+      RUNS,
+    );
+  });
+});
+
+/** 1.0 TaskPushNotificationConfig as an agent answers it (flat, with its task and its id). */
+const taskPushConfig = fc.tuple(id, pushConfig, id).map(([taskId, c, configId]) => ({ ...c, id: configId, taskId }));
+
+describe('generated 1.0 push notification configs, down to 0.3 and back', () => {
+  it('JSON-RPC: create / get / list / delete calls and answers', () => {
+    fc.assert(
+      fc.property(taskPushConfig, fc.array(taskPushConfig, { maxLength: 3 }), (config, configs) => {
+        V1.check('TaskPushNotificationConfig', config);
+        const roundTrip = (
+          doc: Obj,
+          op: Parameters<typeof rpcRequest>[1],
+          method: string,
+          kind: 'request' | 'answer',
+        ) => {
+          const there =
+            kind === 'request'
+              ? rpcRequest(structuredClone(doc), op, '0.3')
+              : rpcAnswer(structuredClone(doc), op, '0.3');
+          if (kind === 'request') rpc03.request(there);
+          else rpc03.response(there, method);
+          return kind === 'request' ? rpcRequest(there, op, '1.0') : rpcAnswer(there, op, '1.0');
+        };
+        const create = { jsonrpc: '2.0', id: 1, method: 'CreateTaskPushNotificationConfig', params: config };
+        expect(
+          roundTrip(create, 'CreateTaskPushNotificationConfig', 'tasks/pushNotificationConfig/set', 'request'),
+        ).toEqual(create);
+        const answer = { jsonrpc: '2.0', id: 1, result: config };
+        expect(
+          roundTrip(answer, 'CreateTaskPushNotificationConfig', 'tasks/pushNotificationConfig/set', 'answer'),
+        ).toEqual(answer);
+        expect(
+          roundTrip(answer, 'GetTaskPushNotificationConfig', 'tasks/pushNotificationConfig/get', 'answer'),
+        ).toEqual(answer);
+        for (const op of ['GetTaskPushNotificationConfig', 'DeleteTaskPushNotificationConfig'] as const) {
+          const call = { jsonrpc: '2.0', id: 2, method: op, params: { taskId: config.taskId, id: config.id } };
+          const method =
+            op === 'GetTaskPushNotificationConfig'
+              ? 'tasks/pushNotificationConfig/get'
+              : 'tasks/pushNotificationConfig/delete';
+          expect(roundTrip(call, op, method, 'request')).toEqual(call);
+        }
+        const list = { jsonrpc: '2.0', id: 3, result: { configs } };
+        expect(
+          roundTrip(list, 'ListTaskPushNotificationConfigs', 'tasks/pushNotificationConfig/list', 'answer'),
+        ).toEqual(list);
+        const listCall = {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'ListTaskPushNotificationConfigs',
+          params: { taskId: config.taskId },
+        };
+        expect(
+          roundTrip(listCall, 'ListTaskPushNotificationConfigs', 'tasks/pushNotificationConfig/list', 'request'),
+        ).toEqual(listCall);
+        const deleted = { jsonrpc: '2.0', id: 4, result: {} };
+        expect(
+          roundTrip(deleted, 'DeleteTaskPushNotificationConfig', 'tasks/pushNotificationConfig/delete', 'answer'),
+        ).toEqual(deleted);
+      }),
+      RUNS,
+    );
+  });
+
+  it('HTTP+JSON: the create body and the config answers are strict 0.3 ProtoJSON, and come back', () => {
+    fc.assert(
+      fc.property(taskPushConfig, fc.array(taskPushConfig, { maxLength: 3 }), (config, configs) => {
+        const { taskId, ...body } = config;
+        const down = restRequest(structuredClone(body), 'CreateTaskPushNotificationConfig', '0.3', taskId);
+        V03.check('CreateTaskPushNotificationConfigRequest', down);
+        expect(restRequest(down, 'CreateTaskPushNotificationConfig', '1.0', taskId)).toEqual(config);
+        const answer = restAnswer(structuredClone(config), 'GetTaskPushNotificationConfig', '0.3', 200);
+        V03.check('TaskPushNotificationConfig', answer);
+        expect(restAnswer(answer, 'GetTaskPushNotificationConfig', '1.0', 200)).toEqual(config);
+        const list = restAnswer({ configs: structuredClone(configs) }, 'ListTaskPushNotificationConfigs', '0.3', 200);
+        V03.check('ListTaskPushNotificationConfigResponse', list);
+        expect(restAnswer(list, 'ListTaskPushNotificationConfigs', '1.0', 200)).toEqual({ configs });
+      }),
+      RUNS,
+    );
+  });
+});
+
+const STATES_03 = [
+  'unknown',
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'canceled',
+  'failed',
+  'rejected',
+  'auth-required',
+];
+/** 0.3 states after which the stream ends (a 1.0 stream closes there, wire-reference §5.3): what `final` is derived from going down. */
+const LAST_03 = new Set(['completed', 'canceled', 'failed', 'rejected', 'input-required', 'auth-required']);
+const object = fc.dictionary(key, json, { maxKeys: 3 });
+
+const part03 = fc
+  .tuple(
+    fc.oneof(
+      fc.record({ kind: fc.constant('text'), text: fc.string() }),
+      fc.record({
+        kind: fc.constant('file'),
+        file: fc
+          .tuple(
+            fc.oneof(
+              fc.record({ bytes: fc.base64String({ minLength: 4, maxLength: 16 }) }),
+              fc.record({ uri: fc.webUrl() }),
+            ),
+            fc.record({ name: fc.string({ minLength: 1 }), mimeType: mediaType }, { requiredKeys: [] }),
+          )
+          .map(([c, extra]) => ({ ...c, ...extra })),
+      }),
+      fc.record({ kind: fc.constant('data'), data: object }),
+    ),
+    fc.record({ metadata }, { requiredKeys: [] }),
+  )
+  .map(([c, extra]) => ({ ...c, ...extra }));
+const message03 = fc.record(
+  {
+    kind: fc.constant('message'),
+    messageId: id,
+    role: fc.constantFrom('user', 'agent'),
+    parts: fc.array(part03, { minLength: 1, maxLength: 3 }),
+    contextId: id,
+    taskId: id,
+    metadata,
+    extensions: fc.array(fc.webUrl(), { maxLength: 2 }),
+    referenceTaskIds: fc.array(id, { maxLength: 2 }),
+  },
+  { requiredKeys: ['kind', 'messageId', 'role', 'parts'] },
+);
+const status03 = fc.record(
+  { state: fc.constantFrom(...STATES_03), message: message03, timestamp },
+  { requiredKeys: ['state'] },
+);
+const artifact03 = fc.record(
+  {
+    artifactId: id,
+    parts: fc.array(part03, { minLength: 1, maxLength: 3 }),
+    name: fc.string(),
+    description: fc.string(),
+    metadata,
+  },
+  { requiredKeys: ['artifactId', 'parts'] },
+);
+const event03: fc.Arbitrary<Obj> = fc.oneof(
+  fc.record(
+    {
+      kind: fc.constant('task'),
+      id,
+      contextId: id,
+      status: status03,
+      artifacts: fc.array(artifact03, { maxLength: 2 }),
+      history: fc.array(message03, { maxLength: 2 }),
+      metadata,
+    },
+    { requiredKeys: ['kind', 'id', 'contextId', 'status'] },
+  ),
+  message03,
+  fc
+    .record(
+      { kind: fc.constant('status-update'), taskId: id, contextId: id, status: status03, metadata },
+      { requiredKeys: ['kind', 'taskId', 'contextId', 'status'] },
+    )
+    .map((e) => ({ ...e, final: LAST_03.has(e.status.state) })),
+  fc.record(
+    {
+      kind: fc.constant('artifact-update'),
+      taskId: id,
+      contextId: id,
+      artifact: artifact03,
+      append: fc.boolean(),
+      lastChunk: fc.boolean(),
+      metadata,
+    },
+    { requiredKeys: ['kind', 'taskId', 'contextId', 'artifact'] },
+  ),
+);
+
+describe('generated 0.3 JSON-RPC objects, up to 1.0 and back', () => {
+  it('stream events: strict 1.0 ProtoJSON, and back to the original', () => {
+    fc.assert(
+      fc.property(event03, (e) => {
+        rpc03.event(e, 'generated');
+        const doc = { jsonrpc: '2.0', id: 9, result: e };
+        const up = rpcAnswer(structuredClone(doc), 'SendStreamingMessage', '1.0');
+        V1.check('StreamResponse', up['result']);
+        expect(rpcAnswer(up, 'SendStreamingMessage', '0.3')).toEqual(doc);
+      }),
+      RUNS,
+    );
+  });
+});
+
+const STATES_REST03 = STATES.map((s) => (s === 'TASK_STATE_CANCELED' ? 'TASK_STATE_CANCELLED' : s));
+const LAST_REST03 = new Set(
+  ['COMPLETED', 'CANCELLED', 'FAILED', 'REJECTED', 'INPUT_REQUIRED', 'AUTH_REQUIRED'].map((s) => `TASK_STATE_${s}`),
+);
+const partRest03 = fc.oneof(
+  fc.record({ text: fc.string() }),
+  fc.record({
+    file: fc
+      .tuple(
+        fc.oneof(
+          fc.record({ fileWithBytes: fc.base64String({ minLength: 4, maxLength: 16 }) }),
+          fc.record({ fileWithUri: fc.webUrl() }),
+        ),
+        fc.record({ mimeType: mediaType }, { requiredKeys: [] }),
+      )
+      .map(([c, extra]) => ({ ...c, ...extra })),
+  }),
+  fc.record({ data: fc.record({ data: object }) }),
+);
+const messageRest03 = fc.record(
+  {
+    messageId: id,
+    role: fc.constantFrom('ROLE_USER', 'ROLE_AGENT'),
+    content: fc.array(partRest03, { minLength: 1, maxLength: 3 }),
+    contextId: id,
+    taskId: id,
+    metadata,
+    extensions: fc.array(fc.webUrl(), { maxLength: 2 }),
+  },
+  { requiredKeys: ['messageId', 'role', 'content'] },
+);
+const statusRest03 = fc.record(
+  { state: fc.constantFrom(...STATES_REST03), message: messageRest03, timestamp },
+  { requiredKeys: ['state'] },
+);
+const artifactRest03 = fc.record(
+  {
+    artifactId: id,
+    parts: fc.array(partRest03, { minLength: 1, maxLength: 3 }),
+    name: fc.string(),
+    description: fc.string(),
+    metadata,
+  },
+  { requiredKeys: ['artifactId', 'parts'] },
+);
+const eventRest03: fc.Arbitrary<Obj> = fc.oneof(
+  fc
+    .record(
+      {
+        id,
+        contextId: id,
+        status: statusRest03,
+        artifacts: fc.array(artifactRest03, { maxLength: 2 }),
+        history: fc.array(messageRest03, { maxLength: 2 }),
+        metadata,
+      },
+      { requiredKeys: ['id', 'contextId', 'status'] },
+    )
+    .map((task) => ({ task })),
+  messageRest03.map((message) => ({ message })),
+  fc
+    .record(
+      { taskId: id, contextId: id, status: statusRest03, metadata },
+      { requiredKeys: ['taskId', 'contextId', 'status'] },
+    )
+    .map((e) => ({ statusUpdate: { ...e, final: LAST_REST03.has(e.status.state) } })),
+  fc
+    .record(
+      { taskId: id, contextId: id, artifact: artifactRest03, append: fc.boolean(), lastChunk: fc.boolean(), metadata },
+      { requiredKeys: ['taskId', 'contextId', 'artifact'] },
+    )
+    .map((artifactUpdate) => ({ artifactUpdate })),
+);
+
+describe('generated 0.3 HTTP+JSON objects, up to 1.0 and back', () => {
+  it('stream events: strict 1.0 ProtoJSON, and back to the original', () => {
+    fc.assert(
+      fc.property(eventRest03, (e) => {
+        V03.check('StreamResponse', e);
+        const up = restAnswer(structuredClone(e), 'SendStreamingMessage', '1.0', 200);
+        V1.check('StreamResponse', up);
+        expect(restAnswer(up, 'SendStreamingMessage', '0.3', 200)).toEqual(e);
       }),
       RUNS,
     );
