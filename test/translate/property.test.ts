@@ -339,6 +339,9 @@ describe('generated 1.0 push notification configs, down to 0.3 and back', () => 
         expect(restRequest(down, 'CreateTaskPushNotificationConfig', '1.0', taskId)).toEqual(config);
         const answer = restAnswer(structuredClone(config), 'GetTaskPushNotificationConfig', '0.3', 200);
         V03.check('TaskPushNotificationConfig', answer);
+        // The 0.3 resource names (0.3 proto: `name=tasks/{id}/pushNotificationConfigs/{id}`, `parent=tasks/{id}`).
+        expect((answer as Obj)['name']).toBe(`tasks/${config.taskId}/pushNotificationConfigs/${config.id}`);
+        expect((down as Obj)['parent']).toBe(`tasks/${taskId}`);
         expect(restAnswer(answer, 'GetTaskPushNotificationConfig', '1.0', 200)).toEqual(config);
         const list = restAnswer({ configs: structuredClone(configs) }, 'ListTaskPushNotificationConfigs', '0.3', 200);
         V03.check('ListTaskPushNotificationConfigResponse', list);
