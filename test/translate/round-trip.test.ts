@@ -5,8 +5,12 @@
  * more fails the last test, so the list stays the list of what the translation does not keep.
  */
 import { describe, expect, it } from 'vitest';
+import { matchRestRoute } from '../../src/a2a/rest-routes.js';
+import { restPath } from '../../src/translate/rest.js';
+import { Untranslatable } from '../../src/translate/shapes.js';
+import { listCaptures, loadCapture } from '../a2a/captures.js';
 import { other, translate } from './support/check.js';
-import { allPayloads, type Payload } from './support/payloads.js';
+import { allPayloads, ODD, versionOf, type Payload } from './support/payloads.js';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -184,5 +188,39 @@ describe('round trip: every recorded payload to the other version and back', () 
       translate(p, p.json, other(p.version));
       expect(JSON.stringify(p.json), p.where).toBe(before);
     }
+  });
+});
+
+describe('round trip: every recorded HTTP+JSON route to the other version and back', () => {
+  const routes = listCaptures()
+    .map((name) => loadCapture(name))
+    .filter((c) => !c.name.includes('--push-') && c.request.path.includes('/a2a/rest/') && ODD[c.name] === undefined)
+    .map((c) => ({
+      name: c.name,
+      method: c.request.method,
+      target: c.request.query ? `${c.request.path}?${c.request.query}` : c.request.path,
+    }))
+    .filter((r) => matchRestRoute(r.method, r.target.split('?')[0]!) !== undefined);
+
+  it('covers the recorded routes', () => {
+    expect(routes.length).toBeGreaterThan(20);
+  });
+
+  it.each(routes.map((r) => [`${r.name}: ${r.method} ${r.target}`, r] as const))('%s', (_, r) => {
+    const version = versionOf(r.name);
+    const route = matchRestRoute(r.method, r.target.split('?')[0]!)!;
+    if (route.operation === 'ListTasks' && version === '1.0') {
+      expect(() => restPath(r.method, r.target, '0.3')).toThrow(Untranslatable);
+      return;
+    }
+    const there = restPath(r.method, r.target, other(version))!;
+    // 0.3 routes have `/v1` before the operation (wire-reference §6.2), 1.0 ones not.
+    expect(matchRestRoute(r.method, there.split('?')[0]!)).toMatchObject({
+      operation: route.operation,
+      legacyV1: other(version) === '0.3',
+    });
+    // v1--edge-rest-v03-path: curl sent the 0.3 path `/v1/message:send` as a 1.0 call; it comes back in 1.0 spelling.
+    const expected = r.name === 'v1--edge-rest-v03-path.http' ? r.target.replace('/v1/', '/') : r.target;
+    expect(restPath(r.method, there, version)).toBe(expected);
   });
 });
