@@ -3,6 +3,7 @@
  * original, except for the normalisations listed in NORMALISATIONS, each with why: a rule turns
  * the original into what the round trip must give. A rule that no recorded payload needs any
  * more fails the last test, so the list stays the list of what the translation does not keep.
+ * The recorded HTTP+JSON routes go the same way (restPath).
  */
 import { describe, expect, it } from 'vitest';
 import { matchRestRoute } from '../../src/a2a/rest-routes.js';
