@@ -45,7 +45,11 @@ function cardUp(c: Obj): Obj {
   const at = (v: string) => all.filter((i) => v === '0.3' || !isGrpcBinding(i.protocolBinding));
   out['supportedInterfaces'] = ['1.0', '0.3'].flatMap((v) => at(v).map((i) => ({ ...i, protocolVersion: v })));
   const caps = isObj(c['capabilities']) ? c['capabilities'] : {};
-  out['capabilities'] = { ...caps, extendedAgentCard: c['supportsAuthenticatedExtendedCard'] === true };
+  // `stateTransitionHistory` was removed in 1.0 (wire-reference §6.5): a 1.0 ProtoJSON reader rejects it.
+  out['capabilities'] = {
+    ...rest(caps, ['stateTransitionHistory']),
+    extendedAgentCard: c['supportsAuthenticatedExtendedCard'] === true,
+  };
   if (isObj(c['securitySchemes'])) out['securitySchemes'] = mapValues(c['securitySchemes'], schemeUp);
   if (Array.isArray(c['security'])) out['securityRequirements'] = c['security'].map(requirementUp);
   if (Array.isArray(c['skills'])) out['skills'] = c['skills'].map((s) => (isObj(s) ? skill(s, 'up') : s));

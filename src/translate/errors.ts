@@ -27,7 +27,11 @@ const TABLE: readonly (readonly [code: number, reason: string, status: string])[
   [-32603, 'INTERNAL', 'INTERNAL'],
 ];
 const BY_CODE = new Map(TABLE.map(([code, reason, status]) => [code, { reason, status }]));
-const BY_REASON = new Map(TABLE.map(([code, reason]) => [reason, code]));
+const BY_REASON = new Map([
+  ...TABLE.map(([code, reason]) => [reason, code] as const),
+  // a2a-js 1.x spells the invalid-params reason so (its RequestMalformedError, capture v1--edge-rest-history-negative).
+  ['INVALID_PARAMS', -32602],
+]);
 
 /** A JSON-RPC `error` member, 0.3 → 1.0: `data` becomes `[ErrorInfo, original data]`. */
 export function rpcErrorUp(error: Obj): Obj {
@@ -60,6 +64,8 @@ export function restErrorDown(body: unknown): unknown {
   const error = body['error'];
   const details = Array.isArray(error['details']) ? error['details'] : [];
   const info = details.find((d) => isObj(d) && d['@type'] === INFO_TYPE) as Obj | undefined;
-  const code = (typeof info?.['reason'] === 'string' && BY_REASON.get(info['reason'])) || -32603;
+  const byReason = typeof info?.['reason'] === 'string' ? BY_REASON.get(info['reason']) : undefined;
+  // No known reason: a validation failure (INVALID_ARGUMENT, §3.3.2) is still -32602, not an internal error.
+  const code = byReason ?? (error['status'] === 'INVALID_ARGUMENT' ? -32602 : -32603);
   return { code, message: error['message'] ?? '' };
 }

@@ -114,6 +114,10 @@ function rpcResult(result: unknown, op: Operation, to: ProtocolVersion): unknown
       return dir === 'down' ? null : {};
     case 'GetExtendedAgentCard':
       return translateCard(result, to);
+    case 'ListTasks':
+      // A 1.0 ListTasksResponse has no 0.3 spelling (its call cannot be made to 0.3 either, methodFor).
+      if (dir === 'down') throw new Untranslatable(op, 'A2A 0.3 has no such operation', true);
+      return result;
     default:
       return result;
   }

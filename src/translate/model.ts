@@ -28,6 +28,8 @@ export interface DialectSpec {
    * `returns` (the 0.3 proto: ProtoJSON leaves a false bool out, wire-reference §6.3, §6.4).
    */
   readonly absentBlocking: 'blocks' | 'returns';
+  /** Message members the dialect has no field for, left out going down (rest03.ts). */
+  readonly messageOmitDown?: readonly string[];
   /** 1.0's flat TaskPushNotificationConfig ⇔ the dialect's. */
   readonly taskPushConfig: Readonly<Record<Dir, Map1>>;
 }
@@ -43,7 +45,8 @@ function modelMap(spec: DialectSpec, dir: Dir): ModelMap {
     const [from, to] = dir === 'down' ? ['parts', spec.messageParts] : [spec.messageParts, 'parts'];
     const parts = mapList(m[from], `${where}.${from}`, spec.part[dir]);
     const role = spec.role[dir](m['role'], `${where}.role`);
-    return tag('message', { ...rest(m, ['kind', from]), role, [to]: parts });
+    const omit = dir === 'down' ? (spec.messageOmitDown ?? []) : [];
+    return tag('message', { ...rest(m, ['kind', from, ...omit]), role, [to]: parts });
   };
   const artifact = (value: unknown, where: string): Obj => {
     const a = objectAt(value, where);

@@ -110,6 +110,10 @@ export function restAnswer(body: unknown, op: Operation, to: ProtocolVersion, ht
     }
     case 'GetExtendedAgentCard':
       return translateCard(body, to);
+    case 'ListTasks':
+      // A 1.0 ListTasksResponse has no 0.3 spelling (its route has none either, restPath).
+      if (to === '0.3') throw new Untranslatable(op, 'A2A 0.3 has no such operation', true);
+      return body;
     default:
       return body;
   }

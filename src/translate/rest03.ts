@@ -3,19 +3,26 @@
  * wire-reference §6.4), as the a2a-js 0.3 REST peers speak it. Messages carry `content`, not
  * `parts`; a part is `{text}`, `{file: {fileWithUri | fileWithBytes, mimeType}}` or
  * `{data: {data: {..}}}`; CANCELLED has two Ls; push configs are named
- * `tasks/{id}/pushNotificationConfigs/{configId}`. The 0.3 proto's parts have no `metadata` and
- * files no name: a 1.0 part's are passed along as extra members, which a 0.3 agent may ignore
- * (docs/translation.md).
+ * `tasks/{id}/pushNotificationConfigs/{configId}`. The 0.3 proto's parts have no `metadata`,
+ * files no name and text and data no media type: those are left out going down (NO_PLACE_IN_03).
  */
 import type { Dialect } from './dialect.js';
 import { stateFromRest03, stateToRest03 } from './enums.js';
 import { dialectOf, pushConfig } from './model.js';
 import { isObj, objectAt, put, rest, Untranslatable, type Obj } from './shapes.js';
 
+/**
+ * The 1.0 Part members the 0.3 proto's Part has no field for: a ProtoJSON reader of the 0.3 proto
+ * (a2a-python's `json_format.Parse`, Go's `protojson`) rejects a body that carries them, so they
+ * are left out (a file's `mediaType` goes as its `mimeType`), as the official SDK's own 0.3
+ * compatibility layer does. Members no version defines still pass (shapes.ts).
+ */
+const NO_PLACE_IN_03 = ['metadata', 'filename', 'mediaType'];
+
 function partDown(value: unknown, where: string): Obj {
   const p = objectAt(value, where);
-  if (typeof p['text'] === 'string') return { ...p };
-  const out = rest(p, ['raw', 'url', 'data', 'mediaType']);
+  if (typeof p['text'] === 'string') return rest(p, NO_PLACE_IN_03);
+  const out = rest(p, ['raw', 'url', 'data', ...NO_PLACE_IN_03]);
   if (p['raw'] !== undefined || p['url'] !== undefined) {
     const file: Obj = p['raw'] !== undefined ? { fileWithBytes: p['raw'] } : { fileWithUri: p['url'] };
     put(file, 'mimeType', p['mediaType']);
@@ -75,5 +82,7 @@ export const rest03: Dialect = dialectOf({
   role: { down: sameRole, up: sameRole },
   sendPushKey: 'pushNotification',
   absentBlocking: 'returns',
+  // The 0.3 proto's Message has no reference_task_ids (0.3 JSON-RPC has): left out, as NO_PLACE_IN_03.
+  messageOmitDown: ['referenceTaskIds'],
   taskPushConfig: { down: taskPushConfigDown, up: taskPushConfigUp },
 });

@@ -27,9 +27,10 @@ function partDown(value: unknown, where: string): Obj {
     return { kind: 'file', file, ...out };
   }
   if ('data' in p) {
-    if (isObj(p['data'])) return { kind: 'data', data: p['data'], ...out };
+    // `mediaType` and `filename` stay beside the data, as on a text part (0.3 ignores them; `up` keeps them).
+    if (isObj(p['data'])) return { kind: 'data', data: p['data'], ...rest(p, ['data']) };
     const metadata = { ...(isObj(p['metadata']) ? p['metadata'] : {}), [COMPAT_FLAG]: true };
-    return { kind: 'data', data: { value: p['data'] }, ...out, metadata };
+    return { kind: 'data', data: { value: p['data'] }, ...rest(p, ['data']), metadata };
   }
   throw new Untranslatable(where, 'a part with none of text, raw, url or data');
 }
