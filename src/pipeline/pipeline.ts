@@ -8,8 +8,8 @@
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *      3d. version translation: a call in the other version than the agent's `translate` names is
- *          translated both ways by the binding's relay and rescue (translate/); steps 4b and 5b
- *          keep to untranslated calls
+ *          translated both ways by the binding's relay, rescue and replay (translate/); step 4b
+ *          keeps to untranslated calls
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
  *      4b. stream resume: a stream call with `Last-Event-ID` to an agent with `resume` is answered
  *          from the replay window (binding.resume), never sent to the agent again (resume/); under
@@ -117,7 +117,7 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       exchange.emit('onForward', prepared.headers);
 
       // 5b. Idempotent sends: a duplicate is answered with the first's outcome (off: one boolean).
-      if (upstream.config.idempotency.enabled && binding.replay && !translation) {
+      if (upstream.config.idempotency.enabled && binding.replay) {
         const outcome = await deps.idempotency.check(exchange, clientAddress(call, trusted), body);
         if (outcome) return await binding.replay(routed, prepared, body, outcome);
       }

@@ -16,34 +16,40 @@ import type { Outcome } from '../../idempotency/store.js';
 import { IDEMPOTENT_HEADER, replaySendOf, replayTask } from '../../idempotency/replay.js';
 import { HttpAnswer } from './rescue-answer.js';
 import { HttpCaller } from './rescue-caller.js';
+import { agentSideOf } from './rescue-call.js';
 import type { JsonReply } from './rescue-calls.js';
 import type { HttpCall } from './http-call.js';
 
 export async function replayHttpCall(
-  { call, exchange, replica }: RoutedCall<HttpCall>,
+  routed: RoutedCall<HttpCall>,
   prepared: { readonly headers: string[]; readonly errorContext: ErrorContext },
   body: RequestBody,
   outcome: Outcome,
   tracker: TaskTracker,
 ): Promise<void> {
+  const { call, exchange, replica } = routed;
   const facts = exchange.request!;
   const decided = replaySendOf(facts);
-  const send = decided && httpSendOf(decided, facts.document ?? parseJson(body.prefix), exchange.upstreamPath);
+  const own = decided && httpSendOf(decided, facts.document ?? parseJson(body.prefix), exchange.upstreamPath);
   // A covered send was read whole and parsed (src/idempotency/key.ts): this is not reached.
-  if (!send) throw new GatewayError('INTERNAL', 'the duplicate send could not be read');
-  const answer = new HttpAnswer(exchange, call.res, send, prepared.errorContext);
+  if (!own) throw new GatewayError('INTERNAL', 'the duplicate send could not be read');
   if (outcome.kind === 'message') {
-    answer.passOn(storedMessage(send, outcome));
+    // Kept as the first send's caller got it (the idempotency tap sees the translated answer).
+    new HttpAnswer(exchange, call.res, own, prepared.errorContext).passOn(storedMessage(own, outcome));
     exchange.finish();
     return;
   }
+  // A translated call (docs/translation.md): the task is read in the agent's version, answered in the caller's.
+  const agentSide = exchange.translation ? await agentSideOf(routed, prepared.headers, body, decided) : undefined;
+  const send = agentSide?.send ?? own;
+  const answer = new HttpAnswer(exchange, call.res, send, prepared.errorContext, agentSide?.translate);
   const policy = exchange.upstream.config.timeoutRescue;
   const timeout = clientTimeoutMs(call.headers[TIMEOUT_HEADER], policy.clientTimeout);
   await replayTask(
     {
       exchange,
       send,
-      caller: new HttpCaller({ replica, agent: exchange.upstream.name }, send, prepared.headers),
+      caller: new HttpCaller({ replica, agent: exchange.upstream.name }, send, agentSide?.headers ?? prepared.headers),
       answer,
       envelope: envelopeOf(send),
       answerBy: exchange.record.startedAt + timeout - policy.margin,

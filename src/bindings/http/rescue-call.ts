@@ -56,7 +56,7 @@ export async function rescueHttpCall(
  * translated call (docs/translation.md) — its translation, the rescue's calls then in the agent's
  * version and its answer translated back to the caller's.
  */
-async function agentSideOf(
+export async function agentSideOf(
   { call, exchange, path }: RoutedCall<HttpCall>,
   headers: string[],
   body: RequestBody,
