@@ -8,8 +8,8 @@
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *      3d. version translation: a call in the other version than the agent's `translate` names is
- *          translated both ways by the binding's relay, rescue and replay (translate/); step 4b
- *          keeps to untranslated calls
+ *          translated both ways by the binding's relay, its resume's continuation, rescue and
+ *          replay (translate/)
  *   4. an answer the gateway gives itself (the HTTP binding's agent card, from the card cache)
  *      4b. stream resume: a stream call with `Last-Event-ID` to an agent with `resume` is answered
  *          from the replay window (binding.resume), never sent to the agent again (resume/); under
@@ -105,7 +105,7 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       const itself = binding.answerItself?.(routed);
       if (itself) return await itself;
       // 4b. Stream resume: a reconnect with Last-Event-ID, answered from the window (off: one boolean).
-      if (upstream.config.resume.enabled && binding.resume && !translation) {
+      if (upstream.config.resume.enabled && binding.resume) {
         const resume = resumeOf(upstream.name, exchange.request, call.headers['last-event-id']);
         const replicaOf = (taskId: string) => placeTask(exchange, pins, taskId);
         if (resume?.kind === 'window') await access.checkResumed(exchange, admission, resume.taskId);

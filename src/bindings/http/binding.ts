@@ -41,7 +41,13 @@ import type { ReplayWindows } from '../../resume/window.js';
 import { ResumableStream } from '../../resume/stream-ids.js';
 import type { Translation } from '../../translate/decision.js';
 import type { BodyRewrite } from '../../exchange/answer-rewrite.js';
-import { answerRewrite, eventTranslator, translateCall } from './translate.js';
+import {
+  answerRewrite,
+  continuationInAgentVersion,
+  eventTranslator,
+  inAgentVersion,
+  translateCall,
+} from './translate.js';
 
 export interface HttpBindingDeps {
   readonly cards: CardCache;
@@ -203,6 +209,8 @@ async function relayTranslated(
     stream: wantsStream(call, exchange.request),
     rewriteFor: (status, headers) => thenRewrite(answerRewrite(exchange, t, status), card?.(status, headers)),
     translateEvents: eventTranslator(t),
+    // Ids go on the translated events; the window keeps them as the caller got them.
+    resume: exchange.upstream.config.resume.enabled ? resumableStream(exchange, deps.windows) : undefined,
   });
 }
 
@@ -234,11 +242,15 @@ async function continueStream(
 ): Promise<boolean> {
   const { call, exchange } = routed;
   const facts = exchange.request!;
-  const own = facts.operation === 'SubscribeToTask' && !(body.forward instanceof Readable);
+  const t = exchange.translation;
+  const own = facts.operation === 'SubscribeToTask' && !(body.forward instanceof Readable) && !t;
   const next = own ? { path: exchange.upstreamPath, body: body.forward as Buffer | null } : undefined;
-  const made = next ?? continuationCall(facts, exchange.upstreamPath, taskId);
+  const made =
+    next ??
+    (t ? continuationInAgentVersion(routed, t, taskId) : continuationCall(facts, exchange.upstreamPath, taskId));
   if (!made) return false;
-  const headers = withLength(agentHeaders(routed), made.body?.length ?? 0);
+  const length = made.body?.length ?? 0;
+  const headers = t ? inAgentVersion(agentHeaders(routed), t, length) : withLength(agentHeaders(routed), length);
   exchange.emit('onForward', headers);
   await forward(exchange, call.res, {
     method: 'POST',
@@ -251,6 +263,7 @@ async function continueStream(
     continuing: true,
     resume: resumableStream(exchange, windows),
     path: made.path,
+    translateEvents: t && eventTranslator({ ...t, operation: 'SubscribeToTask' }),
   });
   return true;
 }

@@ -284,6 +284,7 @@ class Relay implements Dispatcher.DispatchHandler {
       return controller.abort(new ClientGone());
     }
     this.resumable = this.request.resume?.stream;
+    this.events = this.request.translateEvents?.();
     if (this.request.keepaliveMs > 0) this.sse!.start(this.request.keepaliveMs);
   }
 

@@ -18,6 +18,8 @@ import { restPath, restRequest } from '../../translate/rest.js';
 import { translateAnswer } from '../../translate/answer.js';
 import { TranslatedEvents } from '../../translate/event-stream.js';
 import { isObj, Untranslatable } from '../../translate/shapes.js';
+import { continuationCall } from '../../a2a/resume-wire.js';
+import { matchRestRoute } from '../../a2a/rest-routes.js';
 import type { EventTranslator } from './forward.js';
 
 /** What the agent gets instead of the caller's call. */
@@ -46,7 +48,7 @@ export async function translateCall(
     const out = translated.body === undefined ? null : Buffer.from(JSON.stringify(translated.body));
     const agentPath =
       translated.path === undefined ? exchange.upstreamPath : exchange.upstream.basePath + translated.path;
-    return { path: agentPath, headers: agentHeaders(headers, t, out?.length ?? 0), body: out };
+    return { path: agentPath, headers: inAgentVersion(headers, t, out?.length ?? 0), body: out };
   } catch (err) {
     exchange.record.translation!.outcome = 'refused';
     throw refusal(err, t);
@@ -92,7 +94,7 @@ const VERSION_HEADERS = new Set(['a2a-version', 'content-length', 'transfer-enco
 const EXTENSIONS = { '1.0': 'A2A-Extensions', '0.3': 'X-A2A-Extensions' } as const;
 
 /** The caller's headers in the agent's version: A2A-Version, the extensions header's name, framing. */
-function agentHeaders(headers: string[], t: Translation, length: number): string[] {
+export function inAgentVersion(headers: string[], t: Translation, length: number): string[] {
   const out: string[] = [];
   const from = EXTENSIONS[t.caller].toLowerCase();
   for (let i = 0; i < headers.length; i += 2) {
@@ -160,6 +162,25 @@ function withLength(headers: string[], length: number): string[] {
   }
   out.push('content-length', String(length));
   return out;
+}
+
+/**
+ * A resumed translated stream goes on (stream resume, src/bindings/http/binding.ts
+ * `continueStream`) with a SubscribeToTask for its task in the agent's version: JSON-RPC at the
+ * endpoint the call went to, HTTP+JSON at the task's route under the call's interface path.
+ */
+export function continuationInAgentVersion(
+  { call, exchange, path }: { call: { method: string }; exchange: Exchange; path: string },
+  t: Translation,
+  taskId: string,
+): { readonly path: string; readonly body: Buffer | null } | undefined {
+  const facts = exchange.request;
+  if (!facts) return undefined;
+  const inAgents = { ...facts, version: t.agent, wireVersion: t.agent, tenant: undefined };
+  if (t.binding === 'jsonrpc') return continuationCall(inAgents, exchange.upstreamPath, taskId);
+  const prefix = matchRestRoute(call.method, path)?.prefix ?? '';
+  const route = restPath('POST', `${prefix}/tasks/${encodeURIComponent(taskId)}:subscribe`, t.agent);
+  return route === undefined ? undefined : { path: exchange.upstream.basePath + route, body: Buffer.from('{}') };
 }
 
 export function eventTranslator(t: Translation): () => EventTranslator {
