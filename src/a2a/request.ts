@@ -8,6 +8,7 @@ import type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead }
 import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
 import { scalarOf, typeOfValue, type Json } from '../codec/json-value.js';
 import { encodingOf } from './content-encoding.js';
+import { usesA2AJson } from './content-type.js';
 import { createGrpcRequestDecoder } from './grpc/request.js';
 import { FindingSink } from './findings.js';
 import { isStreamingOperation, operationForJsonRpcMethod, type Operation, type ProtocolVersion } from './operations.js';
@@ -148,6 +149,7 @@ function classify(
     jsonrpcId: specific.jsonrpcId,
     jsonrpcIdPresent: specific.jsonrpcIdPresent,
     tenant: specific.tenant,
+    a2aJson: usesA2AJson(head.headers),
     restPrefix: specific.restPrefix,
     taskId: specific.taskId,
     contextId: specific.contextId,

@@ -19,6 +19,8 @@ export interface BlockingSend {
   readonly jsonrpcId: string | number | null;
   readonly historyLength?: number;
   readonly tenant?: string;
+  /** The caller used application/a2a+json: the rescue's answer is written in it (content-type.ts). */
+  readonly a2aJson?: boolean;
   /** The message continues an existing task (e.g. answers INPUT_REQUIRED): settle.ts. */
   readonly followUp: boolean;
 }
@@ -71,6 +73,8 @@ export interface UpstreamCall {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body?: Buffer;
+  /** The body's media type; default application/json (the gateway's own calls, §9.1). */
+  readonly contentType?: string;
 }
 
 /**

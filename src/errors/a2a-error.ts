@@ -114,7 +114,7 @@ export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorConte
     return;
   }
   res.writeHead(a2aErrorStatus(err, ctx), {
-    'content-type': contentTypeFor(ctx.binding, ctx.version),
+    'content-type': contentTypeFor(ctx.binding, ctx.version, ctx.a2aJson),
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
   });

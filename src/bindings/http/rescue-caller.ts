@@ -28,8 +28,18 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
     private readonly headers: readonly string[],
   ) {}
 
+  /** The send is the caller's, reworded: in the caller's media type, so the agent takes or refuses
+   * it as it would the original (an SDK JSON-RPC agent refuses application/a2a+json, capture
+   * `v1--edge-rpc-a2a-json-content-type.http`). The GetTask and subscriptions are the gateway's own. */
+  private get asSent(): { contentType?: string } {
+    for (let i = 0; i < this.headers.length; i += 2) {
+      if (this.headers[i]!.toLowerCase() === 'content-type') return { contentType: this.headers[i + 1]! };
+    }
+    return {};
+  }
+
   async sendNonBlocking(signal: AbortSignal): Promise<Reply<JsonReply, Json>> {
-    const call = { method: 'POST' as const, path: this.send.path, body: nonBlockingBody(this.send) };
+    const call = { method: 'POST' as const, path: this.send.path, body: nonBlockingBody(this.send), ...this.asSent };
     const reply = await callJson(this.upstream, call, headersFor(this.headers, call), signal);
     return replyOf(reply, readSendResponse(this.send, reply.doc));
   }
@@ -55,7 +65,7 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
     signal: AbortSignal,
     onEvent: EventSink<JsonReply, Json>,
   ): Promise<Reply<JsonReply, Json> | undefined> {
-    const call = { method: 'POST' as const, ...streamingRequest(this.send) };
+    const call = { method: 'POST' as const, ...streamingRequest(this.send), ...this.asSent };
     const headers = headersFor(this.headers, call, 'text/event-stream');
     const { notStream } = await followEvents(this.upstream, call, headers, signal, (doc) =>
       onEvent(eventOf(this.send, doc)),
@@ -89,7 +99,7 @@ function eventOf(send: HttpSend, doc: unknown): StreamEvent<JsonReply, Json> {
 function eventReply(send: HttpSend, doc: unknown, event: { message?: true; error?: true }): JsonReply {
   const status = event.error && send.binding === 'rest' ? restErrorStatus(doc) : 200;
   const body = event.message ? messageEnvelope(send, doc) : Buffer.from(JSON.stringify(doc));
-  return { status, headers: ['content-type', contentTypeFor(send.binding, send.version)], body, doc };
+  return { status, headers: ['content-type', contentTypeFor(send.binding, send.version, send.a2aJson)], body, doc };
 }
 
 /** A stream's message event, re-wrapped as a SendMessage response (wire-reference §2.4, §6.3). */
