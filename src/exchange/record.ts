@@ -84,6 +84,8 @@ export interface RescueFacts {
   taskId?: string;
   /** Upstream GetTask polls made while waiting. */
   polls: number;
+  /** Of those, long-polls (draft 1.1 `currentGeneration`, wire-reference §7.4): the agent keeps a task generation. */
+  longPolls?: number;
   /** From the moment the gateway saw the task settle to the client's answer. */
   settleToAnswerMs?: number;
 }

@@ -44,8 +44,8 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
     return replyOf(reply, readSendResponse(this.send, reply.doc));
   }
 
-  async getTask(taskId: string, signal: AbortSignal): Promise<Reply<JsonReply, Json>> {
-    const call = getTaskCall(this.send, taskId);
+  async getTask(taskId: string, signal: AbortSignal, currentGeneration?: number): Promise<Reply<JsonReply, Json>> {
+    const call = getTaskCall(this.send, taskId, currentGeneration);
     const reply = await callJson(this.upstream, call, headersFor(this.headers, call), signal);
     return replyOf(reply, readGetTaskResponse(this.send, reply.doc));
   }
@@ -76,8 +76,8 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
 
 function replyOf(raw: JsonReply, result: SendResult): Reply<JsonReply, Json> {
   if (result.kind !== 'task') return { kind: result.kind, raw };
-  const { task, taskId, state, timestamp } = result;
-  return { kind: 'task', raw, task, taskId, state, timestamp, contextId: contextOf(task) };
+  const { task, taskId, state, timestamp, generation } = result;
+  return { kind: 'task', raw, task, taskId, state, timestamp, generation, contextId: contextOf(task) };
 }
 
 function contextOf(task: Json | undefined): string | undefined {
@@ -91,8 +91,8 @@ function eventOf(send: HttpSend, doc: unknown): StreamEvent<JsonReply, Json> {
   if (event.message || event.error) {
     return { kind: event.message ? 'message' : 'error', asReply: eventReply(send, doc, event) };
   }
-  const { taskId, state, timestamp, task } = event;
-  return { kind: taskId ? 'task' : 'other', taskId, state, timestamp, task, contextId: contextOf(task) };
+  const { taskId, state, timestamp, generation, task } = event;
+  return { kind: taskId ? 'task' : 'other', taskId, state, timestamp, generation, task, contextId: contextOf(task) };
 }
 
 /** A stream's event that is a Message or an error, as the SendMessage response. */
