@@ -51,6 +51,11 @@ export class A2AError extends Error {
     return KINDS[this.kind].domain;
   }
 
+  /** The spec's TaskNotFound (code -32001, NOT_FOUND), whatever the gateway's reason for it. */
+  get notFound(): boolean {
+    return this.specName === 'TaskNotFoundError';
+  }
+
   /** The spec's name of the error this one answers as (its row in src/a2a/error-table.ts). */
   get specName(): A2AErrorName {
     return KINDS[this.kind].row;
