@@ -61,6 +61,31 @@ export function interfacesOf(card: unknown): CardInterface[] {
   ];
 }
 
+/**
+ * The paths of the card's HTTP+JSON interfaces below the path the agent is mounted under
+ * (`/a2a/rest` for `http://agent/a2a/rest` mounted at `/`): what comes between one of them and
+ * a REST route is a `/{tenant}` segment (wire-reference §1, §5.7), which the request decoder
+ * cannot tell from a base-path segment without them (src/a2a/rest-routes.ts `tenantFromPrefix`).
+ */
+export function restBasePaths(card: unknown, mountPath: string): string[] {
+  const mount = mountPath.replace(/\/+$/, '');
+  const out = new Set<string>();
+  for (const { url, binding } of interfacesOf(card)) {
+    if (binding?.toUpperCase() !== 'HTTP+JSON') continue;
+    const path = pathOf(url)?.replace(/\/+$/, '');
+    if (path !== undefined && (path === mount || path.startsWith(`${mount}/`))) out.add(path.slice(mount.length));
+  }
+  return [...out];
+}
+
+function pathOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A binding (1.0) or transport (0.3) that names gRPC, in any case. */
 export function isGrpcBinding(binding: unknown): boolean {
   return typeof binding === 'string' && binding.toUpperCase() === 'GRPC';

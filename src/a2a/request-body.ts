@@ -260,6 +260,12 @@ export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): nu
   return undefined;
 }
 
+/** The request message's `tenant` (proto field 1 of every 1.0 request, §5.7): JSON-RPC
+ * `params.tenant`, a REST body's `tenant`. Empty is none (ProtoJSON's default). */
+export function tenantIn(doc: unknown, root: BodyRoot): string | undefined {
+  return str(baseOf(doc, root)?.tenant) || undefined;
+}
+
 /** `params.tenant` and `params.contextId` of a JSON-RPC request. */
 export function jsonRpcParam(doc: unknown, name: 'tenant' | 'contextId'): string | undefined {
   const params = (doc as Json)?.params;

@@ -50,6 +50,9 @@ export interface RequestFacts {
   /** `false` for a notification (no `id`), `undefined` when the body was not read that far. */
   readonly jsonrpcIdPresent?: boolean;
   readonly tenant?: string;
+  /** The caller used `application/a2a+json` (content-type.ts `usesA2AJson`): the gateway's own
+   * answers to it are written in that media type. */
+  readonly a2aJson?: boolean;
   /** REST: path before the route (interface base path and tenant segment). */
   readonly restPrefix?: string;
   readonly taskId?: string;

@@ -8,6 +8,7 @@ import type { RequestDecoder, RequestDecoderOptions, RequestFacts, RequestHead }
 import { createJsonBodyReader, type JsonBodyReader, type JsonBodyStatus } from '../codec/json-body.js';
 import { scalarOf, typeOfValue, type Json } from '../codec/json-value.js';
 import { encodingOf } from './content-encoding.js';
+import { usesA2AJson } from './content-type.js';
 import { createGrpcRequestDecoder } from './grpc/request.js';
 import { FindingSink } from './findings.js';
 import { isStreamingOperation, operationForJsonRpcMethod, type Operation, type ProtocolVersion } from './operations.js';
@@ -18,6 +19,7 @@ import {
   isJsonRpcBody,
   jsonRpcMethod,
   jsonRpcParam,
+  tenantIn,
   jsonRpcTaskIds,
   messageFacts,
   payloadVersion,
@@ -147,6 +149,7 @@ function classify(
     jsonrpcId: specific.jsonrpcId,
     jsonrpcIdPresent: specific.jsonrpcIdPresent,
     tenant: specific.tenant,
+    a2aJson: usesA2AJson(head.headers),
     restPrefix: specific.restPrefix,
     taskId: specific.taskId,
     contextId: specific.contextId,
@@ -217,7 +220,7 @@ function jsonRpcFacts(
         ? (scalarOf(id) as string | number | null)
         : undefined,
     jsonrpcIdPresent: id !== undefined ? true : complete ? false : undefined,
-    tenant: jsonRpcParam(doc, 'tenant'),
+    tenant: tenantIn(doc, 'params'),
     taskId: ids.taskId,
     pushConfigId: ids.configId,
     contextId: message.contextId ?? (operation === 'ListTasks' ? jsonRpcParam(doc, 'contextId') : undefined),
@@ -258,7 +261,7 @@ function restFacts(
     binding: 'rest',
     operation,
     restPrefix: route.prefix,
-    tenant: tenantFromPrefix(route.prefix, opts.restBasePaths ?? []),
+    tenant: restTenant(route, doc, query, opts, wireVersion),
     taskId: route.taskId ?? message.taskId,
     pushConfigId: route.configId,
     contextId: message.contextId ?? (operation === 'ListTasks' ? query.get('contextId') : undefined),
@@ -270,6 +273,23 @@ function restFacts(
     taskIds: namedTaskIds(doc, '', operation, false, route.taskId),
     contextIds: namedContextIds(doc, '', operation),
   };
+}
+
+/**
+ * A REST call's tenant (§5.7): the `/{tenant}` path segment (proto additional_bindings), else the
+ * request's `tenant` field — in the body of a POST, in the query of a GET (§11.5). The a2a-js
+ * 1.3.0 REST server reads them in this order and lets the path win (its `tenantMiddleware`).
+ */
+function restTenant(
+  route: RestRouteMatch,
+  doc: unknown,
+  query: ReadonlyMap<string, string>,
+  opts: RequestDecoderOptions,
+  wireVersion: ProtocolVersion,
+): string | undefined {
+  const fromPath = tenantFromPrefix(route.prefix, opts.restBasePaths ?? []);
+  if (fromPath !== undefined || wireVersion !== '1.0') return fromPath;
+  return tenantIn(doc, '') ?? (query.get('tenant') || undefined);
 }
 
 function unknownRequest(head: RequestHead, findings: FindingSink): SpecificFacts {

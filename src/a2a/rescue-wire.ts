@@ -19,6 +19,8 @@ export interface BlockingSend {
   readonly jsonrpcId: string | number | null;
   readonly historyLength?: number;
   readonly tenant?: string;
+  /** The caller used application/a2a+json: the rescue's answer is written in it (content-type.ts). */
+  readonly a2aJson?: boolean;
   /** The message continues an existing task (e.g. answers INPUT_REQUIRED): settle.ts. */
   readonly followUp: boolean;
 }
@@ -71,6 +73,8 @@ export interface UpstreamCall {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body?: Buffer;
+  /** The body's media type; default application/json (the gateway's own calls, §9.1). */
+  readonly contentType?: string;
 }
 
 /**
@@ -89,15 +93,25 @@ function jsonRpcCall(send: HttpSend, method: string, params: Json): UpstreamCall
   return { method: 'POST', path: send.path, body };
 }
 
-export function getTaskCall(send: HttpSend, taskId: string): UpstreamCall {
+/**
+ * GetTask; with `currentGeneration` (1.0 only), the long-poll of draft 1.1 (wire-reference §7.4:
+ * `GetTaskRequest.current_generation`, REST `?currentGeneration=`; int64, so a string in ProtoJSON).
+ */
+export function getTaskCall(send: HttpSend, taskId: string, currentGeneration?: number): UpstreamCall {
   const historyLength = historyLengthFor(send);
+  const since = send.version === '1.0' ? currentGeneration : undefined;
   if (send.binding === 'jsonrpc') {
     const params: Json = { id: taskId };
     if (historyLength !== undefined) params['historyLength'] = historyLength;
     if (send.tenant && send.version === '1.0') params['tenant'] = send.tenant;
+    if (since !== undefined) params['currentGeneration'] = String(since);
     return jsonRpcCall(send, send.version === '1.0' ? 'GetTask' : 'tasks/get', params);
   }
-  const query = historyLength !== undefined ? `?historyLength=${historyLength}` : '';
+  const params = [
+    ...(historyLength !== undefined ? [`historyLength=${historyLength}`] : []),
+    ...(since !== undefined ? [`currentGeneration=${since}`] : []),
+  ];
+  const query = params.length > 0 ? `?${params.join('&')}` : '';
   return {
     method: 'GET',
     path: `${send.path.replace(/message:send$/, `tasks/${encodeURIComponent(taskId)}`)}${query}`,
@@ -125,6 +139,7 @@ export type SendResult =
       readonly taskId: string;
       readonly state: TaskState | undefined;
       readonly timestamp?: string;
+      readonly generation?: number;
     }
   | { readonly kind: 'message' }
   | { readonly kind: 'error' }
@@ -136,6 +151,17 @@ function payloadObject(at: Json): Json | undefined {
   return at;
 }
 const PAYLOAD_MEMBERS = ['task', 'statusUpdate', 'artifactUpdate', 'message', 'msg'] as const;
+
+/**
+ * The draft 1.1 `generation` of a Task or update event (wire-reference §7.4): int64, a string in
+ * ProtoJSON (a number accepted, as ProtoJSON parsers do). 0 or absent: the agent does not keep
+ * one, and its GetTask cannot long-poll.
+ */
+function generationOf(body: Json | undefined): number | undefined {
+  const raw = body?.['generation'];
+  const n = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
 
 function timestampOf(body: Json | undefined): string | undefined {
   const status = body && isObject(body['status']) ? body['status'] : undefined;
@@ -156,7 +182,15 @@ function readReply(send: HttpSend, doc: unknown): SendResult {
   const at = root === '' ? doc : (doc[root] as Json);
   const task = payloadObject(at)!;
   const timestamp = timestampOf(task);
-  return { kind: 'task', task, taskId: payload.taskId, state: payload.state, ...(timestamp ? { timestamp } : {}) };
+  const generation = generationOf(task);
+  return {
+    kind: 'task',
+    task,
+    taskId: payload.taskId,
+    state: payload.state,
+    ...(timestamp ? { timestamp } : {}),
+    ...(generation ? { generation } : {}),
+  };
 }
 
 /** What a SendMessage response holds (1.0 `{task}`/`{message}` wrapper, 0.3 JSON-RPC `kind`). */
@@ -174,7 +208,15 @@ export function readGetTaskResponse(send: HttpSend, doc: unknown): SendResult {
 export function readStreamEvent(
   send: HttpSend,
   doc: unknown,
-): { taskId?: string; state?: TaskState; timestamp?: string; task?: Json; error?: true; message?: true } {
+): {
+  taskId?: string;
+  state?: TaskState;
+  timestamp?: string;
+  generation?: number;
+  task?: Json;
+  error?: true;
+  message?: true;
+} {
   if (!isObject(doc)) return {};
   if ('error' in doc) return { error: true };
   const root = send.binding === 'jsonrpc' ? 'result' : '';
@@ -186,10 +228,12 @@ export function readStreamEvent(
   const body = payloadObject(at);
   const { taskId, state } = payload;
   const timestamp = state ? timestampOf(body) : undefined;
+  const generation = generationOf(body);
   return {
     ...(taskId !== undefined ? { taskId } : {}),
     ...(state ? { state } : {}),
     ...(timestamp ? { timestamp } : {}),
+    ...(generation ? { generation } : {}),
     ...(payload.kind === 'task' && body ? { task: body } : {}),
   };
 }

@@ -9,6 +9,7 @@
  * agent at most one card request per second).
  */
 import type { Upstream } from '../transport/upstream.js';
+import { restBasePaths } from '../a2a/card-interfaces.js';
 import type { CardCache, CachedCard } from './cache.js';
 import { renderCard } from './serve.js';
 import type { CardSecurity } from './security.js';
@@ -61,6 +62,8 @@ export class CardRegistry {
   private readonly fetchedOnce = new Set<string>();
   private readonly lastError = new Map<string, string>();
   private readonly known = new Map<string, Known>();
+  /** Per agent, its card's REST interface paths (`restBasePaths`), as of the last fetch. */
+  private readonly restPaths = new Map<string, readonly string[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -99,6 +102,12 @@ export class CardRegistry {
     }
   }
 
+  /** The REST interface paths of the agent's card below its mount path, once the card is known:
+   * how the request decoder tells a `/{tenant}` segment (src/a2a/rest-routes.ts). */
+  restBasePaths(agent: string): readonly string[] | undefined {
+    return this.restPaths.get(agent);
+  }
+
   ready(): boolean {
     return this.fetchedOnce.size === this.upstreams.size;
   }
@@ -113,6 +122,7 @@ export class CardRegistry {
       throw new Error(card.status !== 200 ? `card answered HTTP ${card.status}` : 'card is not a JSON object');
     this.fetchedOnce.add(upstream.name);
     this.lastError.delete(upstream.name);
+    this.restPaths.set(upstream.name, restBasePaths(card.card, upstream.basePath));
     const known = this.known.get(upstream.name);
     this.known.set(upstream.name, {
       cached: card,

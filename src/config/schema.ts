@@ -130,6 +130,11 @@ const agentObject = z
     rateLimit: rateLimitSchema.optional(),
     /** Hostnames routed to this agent with the path as is (its card at the origin root). */
     hosts: agentHostsSchema,
+    /**
+     * The A2A tenants (spec §5.7) callers may name at this agent; a call naming another is refused
+     * TENANT_NOT_FOUND. Absent: any tenant goes through. A call naming none always does.
+     */
+    tenants: z.array(z.string().min(1)).min(1).optional(),
     /** The agent's gRPC interface. */
     grpc: agentGrpcSchema,
     /** Idempotent sends: a repeated SendMessage gets the first one's outcome (docs/fleet.md). */

@@ -92,6 +92,8 @@ export interface ExchangeSummary {
   readonly kind: ExchangeKind;
   readonly taskId?: string;
   readonly contextId?: string;
+  /** The tenant the call named (A2A §5.7), if any. */
+  readonly tenant?: string;
   readonly state?: string;
   readonly status?: number;
   readonly bytesIn: number;

@@ -28,6 +28,7 @@ export function summarize(record: ExchangeRecord, traceId?: string): ExchangeSum
     summary.version = a2a.version;
     if (a2a.taskId !== undefined) summary.taskId = a2a.taskId;
     if (a2a.contextId !== undefined) summary.contextId = a2a.contextId;
+    if (a2a.tenant !== undefined) summary.tenant = a2a.tenant;
     if (a2a.state !== undefined) summary.state = a2a.state;
     if (a2a.stream !== undefined) summary.streamEvents = eventCount(a2a.stream.events);
   }

@@ -13,35 +13,30 @@
 import type { ServerResponse } from 'node:http';
 import { contentTypeFor } from '../a2a/content-type.js';
 import type { ErrorContext } from './json-answer.js';
+import { A2A_ERROR_DOMAIN, A2A_ERROR_TABLE, type A2AErrorName, type A2AErrorRow } from '../a2a/error-table.js';
 
+/** Which row of the spec's error table (src/a2a/error-table.ts) each error answers with; the
+ * gateway's own variants keep the row (so SDK clients raise the same error type) and say why in
+ * their ErrorInfo (domain a2a-gateway). */
 const KINDS = {
-  TaskNotFound: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' },
+  TaskNotFound: {
+    row: 'TaskNotFoundError',
+    reason: A2A_ERROR_TABLE.TaskNotFoundError.reason,
+    domain: A2A_ERROR_DOMAIN,
+  },
   /** TaskNotFound for a task whose replica is gone (docs/fleet.md "Task affinity"): SDK clients raise TaskNotFound; the ErrorInfo says why. */
-  TaskReplicaGone: { code: -32001, http: 404, status: 'NOT_FOUND', reason: 'TASK_REPLICA_GONE', domain: 'a2a-gateway' },
-  InvalidParams: {
-    code: -32602,
-    http: 400,
-    status: 'INVALID_ARGUMENT',
-    reason: 'PUSH_URL_REFUSED',
-    domain: 'a2a-gateway',
-  },
-  /** A translated call (src/translate/) the agent's version has no operation for (wire-reference §4.1). */
+  TaskReplicaGone: { row: 'TaskNotFoundError', reason: 'TASK_REPLICA_GONE', domain: 'a2a-gateway' },
+  /** The push-webhook guard's refusal (src/access/push-guard.ts): a validation error (§3.3.2). */
+  InvalidParams: { row: 'InvalidParamsError', reason: 'PUSH_URL_REFUSED', domain: 'a2a-gateway' },
+  /** A translated call (src/translate/) the agent's version has no operation for. */
   UnsupportedOperation: {
-    code: -32004,
-    http: 400,
-    status: 'FAILED_PRECONDITION',
-    reason: 'UNSUPPORTED_OPERATION',
-    domain: 'a2a-protocol.org',
+    row: 'UnsupportedOperationError',
+    reason: A2A_ERROR_TABLE.UnsupportedOperationError.reason,
+    domain: A2A_ERROR_DOMAIN,
   },
-  /** A call that cannot be translated to the agent's version without changing its meaning. */
-  Untranslatable: {
-    code: -32602,
-    http: 400,
-    status: 'INVALID_ARGUMENT',
-    reason: 'UNTRANSLATABLE',
-    domain: 'a2a-gateway',
-  },
-} as const;
+  /** A call that cannot be translated to the agent's version without changing its meaning (a validation error). */
+  Untranslatable: { row: 'InvalidParamsError', reason: 'UNTRANSLATABLE', domain: 'a2a-gateway' },
+} as const satisfies Record<string, { row: A2AErrorName; reason: string; domain: string }>;
 
 export type A2AErrorKind = keyof typeof KINDS;
 
@@ -66,7 +61,17 @@ export class A2AError extends Error {
 
   /** The spec's TaskNotFound (code -32001, NOT_FOUND), whatever the gateway's reason for it. */
   get notFound(): boolean {
-    return KINDS[this.kind].status === 'NOT_FOUND';
+    return this.specName === 'TaskNotFoundError';
+  }
+
+  /** The spec's name of the error this one answers as (its row in src/a2a/error-table.ts). */
+  get specName(): A2AErrorName {
+    return KINDS[this.kind].row;
+  }
+
+  /** The row of the spec's error table this error answers with. */
+  get row(): A2AErrorRow {
+    return A2A_ERROR_TABLE[this.specName];
   }
 }
 
@@ -82,19 +87,26 @@ export function taskNotFound(taskId: string): A2AError {
 }
 
 export function a2aErrorBody(err: A2AError, ctx: ErrorContext): string {
-  const kind = KINDS[err.kind];
+  const { row } = err;
   const info = {
     '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-    reason: kind.reason,
-    domain: kind.domain,
+    reason: err.reason,
+    domain: err.domain,
     metadata: err.metadata,
   };
   if (ctx.binding === 'jsonrpc') {
-    const error = { code: kind.code, message: err.message, ...(ctx.version === '1.0' ? { data: [info] } : {}) };
+    const error = { code: row.jsonrpc, message: err.message, ...(ctx.version === '1.0' ? { data: [info] } : {}) };
     return JSON.stringify({ jsonrpc: '2.0', id: ctx.jsonrpcId, error });
   }
-  if (ctx.version === '0.3') return JSON.stringify({ code: kind.code, message: err.message });
-  return JSON.stringify({ error: { code: kind.http, status: kind.status, message: err.message, details: [info] } });
+  if (ctx.version === '0.3') return JSON.stringify({ code: row.jsonrpc, message: err.message });
+  return JSON.stringify({ error: { code: row.http, status: row.grpc, message: err.message, details: [info] } });
+}
+
+/** The HTTP status of `err` for this caller: JSON-RPC answers with 200 (JSON-RPC over HTTP, as the
+ * SDK agents do), REST with the table's status of the caller's version. */
+export function a2aErrorStatus(err: A2AError, ctx: ErrorContext): number {
+  if (ctx.binding === 'jsonrpc') return 200;
+  return ctx.version === '0.3' ? (err.row.http03 ?? err.row.http) : err.row.http;
 }
 
 /**
@@ -114,9 +126,8 @@ export function sendA2AError(res: ServerResponse, err: A2AError, ctx: ErrorConte
     res.end(event);
     return;
   }
-  // JSON-RPC answers its errors with 200 (JSON-RPC over HTTP), as the SDK agents do.
-  res.writeHead(ctx.binding === 'jsonrpc' ? 200 : KINDS[err.kind].http, {
-    'content-type': contentTypeFor(ctx.binding, ctx.version),
+  res.writeHead(a2aErrorStatus(err, ctx), {
+    'content-type': contentTypeFor(ctx.binding, ctx.version, ctx.a2aJson),
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
   });

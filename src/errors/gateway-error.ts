@@ -4,6 +4,8 @@
  */
 export const GATEWAY_ERROR_REASONS = [
   'AGENT_NOT_FOUND',
+  /** A tenant (spec §5.7) the agent's `tenants` does not list. */
+  'TENANT_NOT_FOUND',
   'UPSTREAM_UNREACHABLE',
   'UPSTREAM_TIMEOUT',
   'UPSTREAM_RESET',
@@ -58,6 +60,7 @@ export const REJECTION_REASONS = [
 /** HTTP status and the google.rpc status name used in A2A REST error bodies (spec §11.6). */
 const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   AGENT_NOT_FOUND: [404, 'NOT_FOUND'],
+  TENANT_NOT_FOUND: [404, 'NOT_FOUND'],
   UPSTREAM_UNREACHABLE: [502, 'UNAVAILABLE'],
   UPSTREAM_TIMEOUT: [504, 'DEADLINE_EXCEEDED'],
   UPSTREAM_RESET: [502, 'UNAVAILABLE'],

@@ -43,9 +43,8 @@ export function grpcFailureOf(err: unknown, path?: string): GrpcFailure {
     return { code: grpcCodeOf(status), message, reason, domain: 'a2a-gateway', metadata };
   }
   if (err instanceof A2AError) {
-    // TaskNotFound → NOT_FOUND; the push-webhook refusal → INVALID_ARGUMENT (§10.6 table, wire-reference §4).
-    const notFound = err.notFound;
-    const code = notFound ? grpcCodeOf('NOT_FOUND') : grpcCodeOf('INVALID_ARGUMENT');
+    // The status of its row in the spec's table (src/a2a/error-table.ts, §5.4).
+    const code = grpcCodeOf(err.row.grpc);
     const domain = err.domain;
     // The SDK agents' TaskNotFound ErrorInfo carries no metadata (the id is in the message).
     const metadata = err.kind === 'TaskNotFound' ? {} : err.metadata;

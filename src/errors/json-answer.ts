@@ -11,7 +11,7 @@ import type { ServerResponse } from 'node:http';
 import type { GatewayError } from './gateway-error.js';
 import type { RequestFacts } from '../a2a/request.js';
 import type { JsonBinding, ProtocolVersion } from '../a2a/operations.js';
-import { contentTypeFor } from '../a2a/content-type.js';
+import { contentTypeFor, usesA2AJson } from '../a2a/content-type.js';
 
 export const GATEWAY_ERROR_CODE = -32000;
 export const GATEWAY_ERROR_DOMAIN = 'a2a-gateway';
@@ -21,6 +21,8 @@ export interface ErrorContext {
   /** The JSON-RPC request id to echo (null when unknown, as JSON-RPC 2.0 §5 prescribes). */
   readonly jsonrpcId: string | number | null;
   readonly version: ProtocolVersion;
+  /** The caller used application/a2a+json: the answer is written in it (src/a2a/content-type.ts). */
+  readonly a2aJson?: boolean;
 }
 
 export const REST_CONTEXT: ErrorContext = { binding: 'rest', jsonrpcId: null, version: '1.0' };
@@ -59,7 +61,7 @@ export function sendGatewayError(
   }
   const body = errorBody(err, ctx);
   res.writeHead(err.status, {
-    'content-type': contentTypeFor(ctx.binding, ctx.version),
+    'content-type': contentTypeFor(ctx.binding, ctx.version, ctx.a2aJson),
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
     ...err.headers,
@@ -79,17 +81,21 @@ export function sseErrorEvent(err: GatewayError, ctx: ErrorContext): string {
  * How to answer this caller, from the request's one classification (pipeline step 3): JSON-RPC
  * when the body is a JSON-RPC request (even one naming an unknown method), else REST. The
  * version, which picks the error's content type, is the `A2A-Version` header's (spec §3.6): what
- * the caller declared it reads. No facts (the decoder failed): REST, by the header.
+ * the caller declared it reads; so does a Content-Type (or Accept) of application/a2a+json. No
+ * facts (the decoder failed): REST, by the headers.
  */
 export function errorContextOf(
   facts: RequestFacts | undefined,
-  versionHeader: string | string[] | undefined,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
 ): ErrorContext {
+  const versionHeader = headers['a2a-version'];
   const header = typeof versionHeader === 'string' ? versionHeader : undefined;
   const version: ProtocolVersion = header?.trim().startsWith('1.') ? '1.0' : '0.3';
-  if (!facts) return { ...REST_CONTEXT, version };
+  const a2aJson = facts?.a2aJson ?? usesA2AJson(headers);
+  if (!facts) return { ...REST_CONTEXT, version, a2aJson };
   const jsonrpc = facts.binding === 'jsonrpc' || (facts.binding === 'unknown' && facts.jsonrpcMethod !== undefined);
-  if (!jsonrpc) return { binding: 'rest', jsonrpcId: null, version };
+  if (!jsonrpc) return { binding: 'rest', jsonrpcId: null, version, a2aJson };
   const id = facts.jsonrpcId;
-  return { binding: 'jsonrpc', jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null, version };
+  const jsonrpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return { binding: 'jsonrpc', jsonrpcId, version, a2aJson };
 }

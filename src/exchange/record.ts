@@ -28,6 +28,8 @@ export interface A2AFacts {
   taskId?: string;
   contextId?: string;
   messageId?: string;
+  /** The tenant the call named (spec §5.7): its `tenant` field, or the REST `/{tenant}` segment. */
+  tenant?: string;
   /** Final task state, normalised to the 1.0 names whatever the wire said. */
   state?: TaskState;
   /** The send was blocking (1.0 returnImmediately false/absent; 0.3 blocking true/absent). */
@@ -82,6 +84,8 @@ export interface RescueFacts {
   taskId?: string;
   /** Upstream GetTask polls made while waiting. */
   polls: number;
+  /** Of those, long-polls (draft 1.1 `currentGeneration`, wire-reference §7.4): the agent keeps a task generation. */
+  longPolls?: number;
   /** From the moment the gateway saw the task settle to the client's answer. */
   settleToAnswerMs?: number;
 }

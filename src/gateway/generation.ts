@@ -128,6 +128,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     access: access.gate,
     pins: shared.pins,
     idempotency: shared.idempotency,
+    restBasePaths: (agent) => registry.restBasePaths(agent),
   };
   const http = createPipeline(
     httpBinding({

@@ -25,6 +25,7 @@ export function toFacts(request: RequestFacts, response: ResponseFacts | undefin
   if (taskId) facts.taskId = taskId;
   if (contextId) facts.contextId = contextId;
   if (request.messageId) facts.messageId = request.messageId;
+  if (request.tenant) facts.tenant = request.tenant;
   if (state) facts.state = state;
   if (request.blocking !== undefined) facts.blocking = request.blocking;
   const error = stream?.error ?? response?.error;

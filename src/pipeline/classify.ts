@@ -22,7 +22,13 @@ export class RequestClassifier {
   private decoder: RequestDecoder | undefined;
   private failure: string | undefined;
 
-  constructor(req: Pick<CallHead, 'method' | 'headers'>, pathAndQuery: string, maxBytes: number) {
+  constructor(
+    req: Pick<CallHead, 'method' | 'headers'>,
+    pathAndQuery: string,
+    maxBytes: number,
+    /** The agent's REST interface paths, from its card: how a `/{tenant}` segment is told apart. */
+    restBasePaths?: readonly string[],
+  ) {
     const q = pathAndQuery.indexOf('?');
     const head = {
       method: req.method,
@@ -31,7 +37,7 @@ export class RequestClassifier {
       // The decoder reads single-valued A2A headers; Node joins repeated ones except set-cookie.
       headers: req.headers as Record<string, string | undefined>,
     };
-    this.decoder = this.guard(() => createRequestDecoder(head, { maxBytes }));
+    this.decoder = this.guard(() => createRequestDecoder(head, { maxBytes, restBasePaths }));
   }
 
   push(chunk: Buffer): void {

@@ -5,6 +5,7 @@
  *   2. the target as the agent gets it and what its head refuses; open the exchange record
  *   3. read the body (its start, or the whole gRPC message) and classify the call once: every
  *      later stage reads these facts (classify.ts)
+ *      3a. a tenant the agent's `tenants` does not list → refused (access/tenants.ts)
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
  *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
  *      3d. version translation: a call in the other version than the agent's `translate` names is
@@ -28,6 +29,7 @@ import type { InFlight } from '../exchange/in-flight.js';
 import type { Upstream } from '../transport/upstream.js';
 import { clientAddress, type PeerTrust } from '../transport/peer.js';
 import { OPEN, type AccessGate } from '../access/gate.js';
+import { tenantRefusal } from '../access/tenants.js';
 import { rescueDecision } from '../rescue/decision.js';
 import type { ClientCall } from '../exchange/call.js';
 import { place, placeTask } from '../fleet/placement.js';
@@ -52,6 +54,8 @@ export interface PipelineDeps {
   readonly pins: Pins;
   /** Step 5b, for agents with `idempotency.enabled` (src/idempotency/step.ts). */
   readonly idempotency: IdempotentSends;
+  /** The agent's REST interface paths from its card (CardRegistry), for the `/{tenant}` segment. */
+  readonly restBasePaths?: (agent: string) => readonly string[] | undefined;
 }
 
 /** Handles one call: `agent` as the listener routed it, `target` what follows the agent's prefix. */
@@ -85,8 +89,11 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
         throw head.refusal;
       }
       // 3. The body, and the call's one classification; a refusal after it, in the caller's protocol.
-      const body = await readAndClassify(binding, exchange, call, head.path, deps.inspectBytes);
+      const restBasePaths = deps.restBasePaths?.(upstream.name);
+      const body = await readAndClassify(binding, exchange, call, head.path, deps.inspectBytes, restBasePaths);
       if (head.refusal) throw head.refusal;
+      const tenant = tenantRefusal(upstream.name, upstream.config.tenants, exchange.request);
+      if (tenant) throw tenant;
       // 3b. Access control: who calls, how often, may they, whose task, a safe webhook.
       const admission = access.passes(exchange) ? OPEN : await access.admit(exchange, clientAddress(call, trusted));
 
@@ -144,8 +151,10 @@ async function readAndClassify<C extends ClientCall, P extends Prepared>(
   call: C,
   path: string,
   inspectBytes: number,
+  restBasePaths: readonly string[] | undefined,
 ): Promise<RequestBody> {
-  const classifier = new RequestClassifier(call, path, inspectBytes || binding.readAhead(exchange.upstream));
+  const readAhead = inspectBytes || binding.readAhead(exchange.upstream);
+  const classifier = new RequestClassifier(call, path, readAhead, restBasePaths);
   const classify = (cut: boolean) => {
     const { facts, failure } = classifier.end(cut);
     exchange.request = facts;

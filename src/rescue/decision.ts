@@ -34,6 +34,7 @@ export function sendOf(facts: RequestFacts): BlockingSend | undefined {
     jsonrpcId: typeof id === 'string' || typeof id === 'number' ? id : null,
     ...(facts.historyLength !== undefined ? { historyLength: facts.historyLength } : {}),
     ...(facts.tenant ? { tenant: facts.tenant } : {}),
+    ...(facts.a2aJson ? { a2aJson: true } : {}),
     followUp: !!facts.taskId,
   };
 }

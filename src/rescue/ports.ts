@@ -18,6 +18,9 @@ export interface ReplyFacts {
   readonly contextId?: string;
   /** The status's timestamp, where the binding's decoder reads it (settle.ts: follow-ups). */
   readonly timestamp?: string;
+  /** The task's draft 1.1 `generation` (≥ 1), where the binding's decoder reads it: the agent
+   * keeps one, so its GetTask can long-poll (wire-reference §7.4). */
+  readonly generation?: number;
 }
 
 /** A reply to a unary call: its facts, the reply itself, and the Task it holds (when whole). */
@@ -41,8 +44,9 @@ export type EventSink<R, T> = (event: StreamEvent<R, T>) => boolean;
 export interface UpstreamCaller<R, T> {
   /** The send with returnImmediately (0.3: blocking false). */
   sendNonBlocking(signal: AbortSignal): Promise<Reply<R, T>>;
-  /** GetTask with the send's historyLength. */
-  getTask(taskId: string, signal: AbortSignal): Promise<Reply<R, T>>;
+  /** GetTask with the send's historyLength; with `currentGeneration`, the draft 1.1 long-poll
+   * (held by the agent until the task's generation passes it). A caller that cannot send it ignores it. */
+  getTask(taskId: string, signal: AbortSignal, currentGeneration?: number): Promise<Reply<R, T>>;
   /** SubscribeToTask until the stream ends or `onEvent` says stop. Absent: the rescue polls. */
   subscribe?(taskId: string, signal: AbortSignal, onEvent: EventSink<R, T>): Promise<void>;
   /** The send as SendStreamingMessage, followed as `subscribe`; resolves with the agent's reply

@@ -120,6 +120,8 @@ class Rescue<R, T> {
   private settledAt: number | undefined;
   /** The task has been named to the tracker (task affinity pins its replica). */
   private pinned = false;
+  /** The highest draft 1.1 `generation` the agent has shown for the task: GetTask long-polls from it. */
+  private generation: number | undefined;
 
   constructor(private readonly run: RescueRun<R, T>) {
     this.facts = { strategy: possible(run.strategy, run.caller), polls: 0 };
@@ -243,6 +245,7 @@ class Rescue<R, T> {
         shown: false,
       });
     }
+    if (seen.generation !== undefined && seen.generation > (this.generation ?? 0)) this.generation = seen.generation;
     if (this.settledAt === undefined && this.watch.observe(state, seen.timestamp)) this.settledAt = performance.now();
     return this.settledAt !== undefined;
   }
@@ -343,27 +346,47 @@ class Rescue<R, T> {
     }
   }
 
-  /** GetTask with growing intervals (and jitter) until the task settles or the wait ends; returns
-   * the last task seen. */
+  /**
+   * GetTask with growing intervals (and jitter) until the task settles or the wait ends; returns
+   * the last task seen. An agent that keeps a task generation (draft 1.1, wire-reference §7.4)
+   * is long-polled: GetTask with `currentGeneration`, which it holds until the task changes, and
+   * asked again at once when the generation moved. A reply that did not move it (the agent's own
+   * hold timeout, or an agent that does not hold) waits the interval first: "falls back to normal
+   * polling if the server returns immediately regardless" (dev-1.1 §3.5.1).
+   */
   private async waitByPolling(taskId: string): Promise<T | undefined> {
-    const { policy, caller } = this.run;
+    const { policy } = this.run;
     const signal = this.stop.either.signal;
     let interval = policy.pollInitial;
     let last: T | undefined;
-    while (await sleep(interval * (0.8 + Math.random() * 0.4), signal)) {
-      this.facts.polls++;
-      try {
-        const reply = await caller.getTask(taskId, signal);
-        if (reply.kind === 'task' && reply.task !== undefined) {
-          last = reply.task;
-          if (this.see(taskId, reply)) return last;
-        }
-      } catch {
-        if (signal.aborted) break;
-      }
-      interval = Math.min(interval * 1.5, policy.pollMax);
+    let wait = this.generation === undefined;
+    while (wait ? await sleep(interval * (0.8 + Math.random() * 0.4), signal) : !signal.aborted) {
+      const since = this.generation;
+      const polled = await this.poll(taskId, since, signal);
+      if (polled === 'stop') break;
+      if (polled.task !== undefined) last = polled.task;
+      if (polled.settled) return last;
+      wait = since === undefined || this.generation === undefined || this.generation <= since;
+      if (wait) interval = Math.min(interval * 1.5, policy.pollMax);
     }
     return last;
+  }
+
+  /** One GetTask of the wait (a long-poll from `since`, when given); 'stop' once the wait is over. */
+  private async poll(
+    taskId: string,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<{ task?: T; settled: boolean } | 'stop'> {
+    this.facts.polls++;
+    if (since !== undefined) this.facts.longPolls = (this.facts.longPolls ?? 0) + 1;
+    try {
+      const reply = await this.run.caller.getTask(taskId, signal, since);
+      if (reply.kind !== 'task' || reply.task === undefined) return { settled: false };
+      return { task: reply.task, settled: this.see(taskId, reply) };
+    } catch {
+      return signal.aborted ? 'stop' : { settled: false };
+    }
   }
 
   /** Writes the answer while the client can take it; how long it took after the task settled. */

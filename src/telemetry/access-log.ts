@@ -20,6 +20,7 @@ export function accessLog(log: Logger): ExchangeObserver {
           taskId: a?.taskId ?? r.rescue?.taskId,
           contextId: a?.contextId,
           messageId: a?.messageId,
+          tenant: a?.tenant,
           state: a?.state,
           status: r.status,
           durationMs: r.durationMs,

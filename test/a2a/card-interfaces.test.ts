@@ -3,7 +3,13 @@
  * order, with its binding, version and field; the recorded cards; what is no interface.
  */
 import { describe, expect, it } from 'vitest';
-import { interfaceField, interfacesOf, isGrpcBinding, type CardInterface } from '../../src/a2a/card-interfaces.js';
+import {
+  interfaceField,
+  interfacesOf,
+  isGrpcBinding,
+  type CardInterface,
+  restBasePaths,
+} from '../../src/a2a/card-interfaces.js';
 import { recordedCards } from './captures.js';
 
 const si = (index: number) => ({ field: 'supportedInterfaces', index }) as const;
@@ -198,5 +204,21 @@ describe('interfacesOf on the recorded cards', () => {
       expect(found.length, name).toBeGreaterThan(0);
       for (const i of found) expect(text, name).toContain(JSON.stringify(i.url));
     }
+  });
+});
+
+describe('restBasePaths', () => {
+  it("lists the HTTP+JSON interfaces' paths below the agent's mount path, in any card form", () => {
+    const card = {
+      supportedInterfaces: [
+        { url: 'http://a:1/x/a2a/rest/', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        { url: 'http://a:1/x/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: 'http://elsewhere/y/rest', protocolBinding: 'http+json', protocolVersion: '1.0' },
+      ],
+      additionalInterfaces: [{ url: 'http://a:1/x', transport: 'HTTP+JSON' }],
+    };
+    expect(restBasePaths(card, '/x')).toEqual(['/a2a/rest', '']);
+    expect(restBasePaths(card, '')).toEqual(['/x/a2a/rest', '/y/rest', '/x']);
+    expect(restBasePaths('no card', '')).toEqual([]);
   });
 });

@@ -170,6 +170,19 @@ describe('REST requests', () => {
     });
   });
 
+  it('reads the tenant from the path segment first, else the body (POST) or query (GET) field (§5.7, §11.5)', () => {
+    const send = { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } };
+    const post = (path: string, body: unknown) => classify({ path, headers: V1 }, body).tenant;
+    expect(post('/a2a/rest/acme/message:send', { ...send, tenant: 'other' })).toBe('acme');
+    expect(post('/a2a/rest/message:send', { ...send, tenant: 'beta' })).toBe('beta');
+    expect(post('/a2a/rest/message:send', { ...send, tenant: '' })).toBeUndefined();
+    const get = (query: string) => classify({ method: 'GET', path: '/a2a/rest/tasks/t1', query, headers: V1 }).tenant;
+    expect(get('tenant=gamma')).toBe('gamma');
+    expect(get('')).toBeUndefined();
+    // 0.3 has no tenants (wire-reference §6.6): a 0.3 body's `tenant` is not one.
+    expect(classify({ path: '/a2a/rest/v1/message:send' }, { ...send, tenant: 'x' }).tenant).toBeUndefined();
+  });
+
   it('ignores a non-numeric historyLength', () => {
     expect(
       classify({ method: 'GET', path: '/tasks/t', query: 'historyLength=lots', headers: V1 }).historyLength,

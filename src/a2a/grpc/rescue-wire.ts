@@ -7,7 +7,7 @@
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { ProtocolVersion } from '../operations.js';
 import type { TaskState } from '../task-state.js';
-import { tryDecode } from './proto-read.js';
+import { eachField, messageField, tryDecode } from './proto-read.js';
 import { readTask } from './response-message.js';
 
 /** SendMessageRequest.configuration: 1.0 field 3, 0.3 field 2. */
@@ -49,12 +49,21 @@ function skipField(r: BinaryReader, wt: WireType, no: number): number {
   return r.pos;
 }
 
-/** GetTaskRequest: 1.0 id 2, history_length 3; 0.3 name 1 (`tasks/{id}`), history_length 2. */
-export function getTaskRequest(taskId: string, version: ProtocolVersion, historyLength?: number): Uint8Array {
+/**
+ * GetTaskRequest: 1.0 id 2, history_length 3, and the draft 1.1 long-poll's current_generation 4
+ * (int64; wire-reference §7.4); 0.3 name 1 (`tasks/{id}`), history_length 2.
+ */
+export function getTaskRequest(
+  taskId: string,
+  version: ProtocolVersion,
+  historyLength?: number,
+  currentGeneration?: number,
+): Uint8Array {
   const w = new BinaryWriter();
   if (version === '1.0') {
     w.tag(2, WireType.LengthDelimited).string(taskId);
     if (historyLength !== undefined) w.tag(3, WireType.Varint).int32(historyLength);
+    if (currentGeneration !== undefined) w.tag(4, WireType.Varint).int64(currentGeneration);
   } else {
     w.tag(1, WireType.LengthDelimited).string(`tasks/${taskId}`);
     if (historyLength !== undefined) w.tag(2, WireType.Varint).int32(historyLength);
@@ -83,6 +92,21 @@ export interface TaskSummary {
   readonly id: string | undefined;
   readonly contextId: string | undefined;
   readonly state: TaskState | undefined;
+}
+
+/**
+ * The draft 1.1 `Task.generation` (int64 field 7, wire-reference §7.4) of a 1.0 answer: the Task
+ * itself (GetTask) or SendMessageResponse.task (field 1). ≥ 1, else undefined (none kept).
+ */
+export function taskGeneration(message: Uint8Array, operation: 'SendMessage' | 'GetTask'): number | undefined {
+  return tryDecode(() => {
+    let task: Uint8Array | undefined = operation === 'GetTask' ? message : undefined;
+    if (operation === 'SendMessage') eachField(message, (no, wt, r) => void (no === 1 && (task = messageField(wt, r))));
+    let generation: number | undefined;
+    if (task)
+      eachField(task, (no, wt, r) => void (no === 7 && wt === WireType.Varint && (generation = Number(r.int64()))));
+    return generation !== undefined && Number.isSafeInteger(generation) && generation > 0 ? generation : undefined;
+  });
 }
 
 /** The Task's id, context and state (Task id 1, context_id 2, status 3 → state 1, both versions). */

@@ -46,7 +46,7 @@ export function grpcCodeOf(name: string): number {
 
 export const ERROR_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
 /** The domain of A2A's own errors (§10.6); the gateway's own errors use `a2a-gateway`. */
-export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+export { A2A_ERROR_DOMAIN } from '../error-table.js';
 export const GATEWAY_ERROR_DOMAIN = 'a2a-gateway';
 
 const MAX_METADATA_ENTRIES = 32;

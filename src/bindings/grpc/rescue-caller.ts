@@ -1,11 +1,12 @@
 /**
  * The timeout rescue's upstream calls on the gRPC binding (src/rescue/ports.ts): unary calls on
  * the agent's channel (unary-call.ts), the messages built from bytes (src/a2a/grpc/rescue-wire.ts),
- * each answer decoded by the response decoder. No subscription or stream: the rescue polls.
+ * each answer decoded by the response decoder. No subscription or stream: the rescue polls
+ * (long-polls an agent whose tasks carry a generation, wire-reference §7.4).
  */
 import type { OutgoingHttpHeaders } from 'node:http2';
 import { createResponseDecoder } from '../../a2a/response.js';
-import { getTaskRequest, withReturnImmediately } from '../../a2a/grpc/rescue-wire.js';
+import { getTaskRequest, taskGeneration, withReturnImmediately } from '../../a2a/grpc/rescue-wire.js';
 import { encodeGrpcFrame, GrpcFrameReader } from '../../codec/grpc-frames.js';
 import type { BlockingSend } from '../../rescue/decision.js';
 import type { Reply, UpstreamCaller } from '../../rescue/ports.js';
@@ -42,10 +43,14 @@ export class GrpcCaller implements UpstreamCaller<UnaryReply, Uint8Array> {
     return this.replyOf(reply, 'SendMessage');
   }
 
-  async getTask(taskId: string, signal: AbortSignal): Promise<Reply<UnaryReply, Uint8Array>> {
+  async getTask(
+    taskId: string,
+    signal: AbortSignal,
+    currentGeneration?: number,
+  ): Promise<Reply<UnaryReply, Uint8Array>> {
     const { call, send } = this.o;
     const path = call.req.url.replace(/[^/]+$/, 'GetTask');
-    const message = getTaskRequest(taskId, send.version, send.historyLength);
+    const message = getTaskRequest(taskId, send.version, send.historyLength, currentGeneration);
     return this.replyOf(await this.unary(path, encodeGrpcFrame(message), signal), 'GetTask');
   }
 
@@ -66,7 +71,11 @@ export class GrpcCaller implements UpstreamCaller<UnaryReply, Uint8Array> {
     const kind = reply.status !== 0 ? 'error' : tag === 'task' ? 'task' : tag === 'message' ? 'message' : 'other';
     // GetTask answers the Task itself (both protos), which the answer wraps as the agent wrote it.
     const task = kind === 'task' && operation === 'GetTask' ? reply.message : undefined;
-    return { kind, raw: reply, taskId, state, contextId, task };
+    const generation =
+      kind === 'task' && this.o.send.version === '1.0' && reply.message
+        ? taskGeneration(reply.message, operation)
+        : undefined;
+    return { kind, raw: reply, taskId, state, contextId, task, generation };
   }
 }
 

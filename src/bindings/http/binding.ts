@@ -102,7 +102,7 @@ export function httpBinding(deps: HttpBindingDeps): Binding<HttpCall, HttpPrepar
 
 /** The error context of a call: the binding, version and JSON-RPC id its errors are answered in. */
 function errorContextOfCall(exchange: Exchange, call: HttpCall): ErrorContext {
-  return errorContextOf(exchange.request, call.req.headers['a2a-version']);
+  return errorContextOf(exchange.request, call.req.headers);
 }
 
 /** The normalised target, and the refusal (if any) to answer once the body's start is read. */

@@ -62,7 +62,12 @@ export async function replayHttpCall(
 /** The SendMessage response the task goes into (rescue-wire.ts withTask), with the header. */
 function envelopeOf(send: HttpSend): JsonReply {
   const doc = send.binding === 'jsonrpc' ? { jsonrpc: '2.0', id: send.jsonrpcId, result: {} } : {};
-  const headers = ['content-type', contentTypeFor(send.binding, send.version), IDEMPOTENT_HEADER, 'replayed'];
+  const headers = [
+    'content-type',
+    contentTypeFor(send.binding, send.version, send.a2aJson),
+    IDEMPOTENT_HEADER,
+    'replayed',
+  ];
   return { status: 200, headers, body: Buffer.alloc(0), doc };
 }
 

@@ -59,7 +59,7 @@ export class HttpAnswer implements RescueAnswer<JsonReply, Json> {
   private streamEnvelope(): Pick<JsonReply, 'status' | 'headers' | 'doc'> {
     const { send } = this;
     const doc = send.binding === 'jsonrpc' ? { jsonrpc: '2.0', id: send.jsonrpcId, result: {} } : {};
-    return { status: 200, headers: ['content-type', contentTypeFor(send.binding, send.version)], doc };
+    return { status: 200, headers: ['content-type', contentTypeFor(send.binding, send.version, send.a2aJson)], doc };
   }
 
   private write(status: number, headers: string[], agentBody: Buffer, rescue?: 'settled' | 'deadline'): void {

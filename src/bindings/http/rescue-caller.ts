@@ -28,14 +28,24 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
     private readonly headers: readonly string[],
   ) {}
 
+  /** The send is the caller's, reworded: in the caller's media type, so the agent takes or refuses
+   * it as it would the original (an SDK JSON-RPC agent refuses application/a2a+json, capture
+   * `v1--edge-rpc-a2a-json-content-type.http`). The GetTask and subscriptions are the gateway's own. */
+  private get asSent(): { contentType?: string } {
+    for (let i = 0; i < this.headers.length; i += 2) {
+      if (this.headers[i]!.toLowerCase() === 'content-type') return { contentType: this.headers[i + 1]! };
+    }
+    return {};
+  }
+
   async sendNonBlocking(signal: AbortSignal): Promise<Reply<JsonReply, Json>> {
-    const call = { method: 'POST' as const, path: this.send.path, body: nonBlockingBody(this.send) };
+    const call = { method: 'POST' as const, path: this.send.path, body: nonBlockingBody(this.send), ...this.asSent };
     const reply = await callJson(this.upstream, call, headersFor(this.headers, call), signal);
     return replyOf(reply, readSendResponse(this.send, reply.doc));
   }
 
-  async getTask(taskId: string, signal: AbortSignal): Promise<Reply<JsonReply, Json>> {
-    const call = getTaskCall(this.send, taskId);
+  async getTask(taskId: string, signal: AbortSignal, currentGeneration?: number): Promise<Reply<JsonReply, Json>> {
+    const call = getTaskCall(this.send, taskId, currentGeneration);
     const reply = await callJson(this.upstream, call, headersFor(this.headers, call), signal);
     return replyOf(reply, readGetTaskResponse(this.send, reply.doc));
   }
@@ -55,7 +65,7 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
     signal: AbortSignal,
     onEvent: EventSink<JsonReply, Json>,
   ): Promise<Reply<JsonReply, Json> | undefined> {
-    const call = { method: 'POST' as const, ...streamingRequest(this.send) };
+    const call = { method: 'POST' as const, ...streamingRequest(this.send), ...this.asSent };
     const headers = headersFor(this.headers, call, 'text/event-stream');
     const { notStream } = await followEvents(this.upstream, call, headers, signal, (doc) =>
       onEvent(eventOf(this.send, doc)),
@@ -66,8 +76,8 @@ export class HttpCaller implements UpstreamCaller<JsonReply, Json> {
 
 function replyOf(raw: JsonReply, result: SendResult): Reply<JsonReply, Json> {
   if (result.kind !== 'task') return { kind: result.kind, raw };
-  const { task, taskId, state, timestamp } = result;
-  return { kind: 'task', raw, task, taskId, state, timestamp, contextId: contextOf(task) };
+  const { task, taskId, state, timestamp, generation } = result;
+  return { kind: 'task', raw, task, taskId, state, timestamp, generation, contextId: contextOf(task) };
 }
 
 function contextOf(task: Json | undefined): string | undefined {
@@ -81,15 +91,15 @@ function eventOf(send: HttpSend, doc: unknown): StreamEvent<JsonReply, Json> {
   if (event.message || event.error) {
     return { kind: event.message ? 'message' : 'error', asReply: eventReply(send, doc, event) };
   }
-  const { taskId, state, timestamp, task } = event;
-  return { kind: taskId ? 'task' : 'other', taskId, state, timestamp, task, contextId: contextOf(task) };
+  const { taskId, state, timestamp, generation, task } = event;
+  return { kind: taskId ? 'task' : 'other', taskId, state, timestamp, generation, task, contextId: contextOf(task) };
 }
 
 /** A stream's event that is a Message or an error, as the SendMessage response. */
 function eventReply(send: HttpSend, doc: unknown, event: { message?: true; error?: true }): JsonReply {
   const status = event.error && send.binding === 'rest' ? restErrorStatus(doc) : 200;
   const body = event.message ? messageEnvelope(send, doc) : Buffer.from(JSON.stringify(doc));
-  return { status, headers: ['content-type', contentTypeFor(send.binding, send.version)], body, doc };
+  return { status, headers: ['content-type', contentTypeFor(send.binding, send.version, send.a2aJson)], body, doc };
 }
 
 /** A stream's message event, re-wrapped as a SendMessage response (wire-reference §2.4, §6.3). */

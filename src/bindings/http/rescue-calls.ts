@@ -43,7 +43,7 @@ export function headersFor(base: readonly string[], call: UpstreamCall, accept?:
     if (lower === 'content-length' || lower === 'content-type' || (accept && lower === 'accept')) continue;
     out.push(base[i]!, base[i + 1]!);
   }
-  if (call.body) out.push('content-type', 'application/json');
+  if (call.body) out.push('content-type', call.contentType ?? 'application/json');
   if (accept) out.push('accept', accept);
   return out;
 }

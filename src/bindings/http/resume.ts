@@ -96,7 +96,7 @@ function finishReplay(
     exchange.fail('client-gone', new Error('client went away'));
   } else if (failure && !res.writableEnded) {
     exchange.fail('upstream-error', failure);
-    const ctx = errorContextOf(exchange.request, call.req.headers['a2a-version']);
+    const ctx = errorContextOf(exchange.request, call.req.headers);
     res.end(failure instanceof A2AError ? sseA2AErrorEvent(failure, ctx) : sseErrorEvent(failure, ctx));
   } else {
     res.end();

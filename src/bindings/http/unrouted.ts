@@ -18,7 +18,7 @@ export async function answerUnknownAgent(call: HttpCall, agent: string, idleMs: 
   try {
     const limits = { maxBytes: Number.MAX_SAFE_INTEGER, idleMs };
     const body = await readRequestBody(req, REQUEST_PREFIX_BYTES, (chunk) => classifier.push(chunk), limits);
-    errorContext = errorContextOf(classifier.end(!body.complete).facts, req.headers['a2a-version']);
+    errorContext = errorContextOf(classifier.end(!body.complete).facts, req.headers);
     if (!body.complete) extra = { connection: 'close' };
   } catch (err) {
     // A body that went quiet is told so; a client that went away is not answered.

@@ -27,6 +27,8 @@ export function ExchangePage({ id }: { id: string }) {
               <dd>${s.method} <small>${s.binding ?? ''} ${s.version ?? ''}</small></dd>
               <dt>Kind</dt>
               <dd>${s.kind}</dd>
+              <dt>Tenant</dt>
+              <dd>${s.tenant ?? '—'}</dd>
               <dt>Started</dt>
               <dd>${clock(s.startedAt)} (${ms(s.durationMs)})</dd>
               <dt>Task</dt>

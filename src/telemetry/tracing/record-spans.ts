@@ -159,6 +159,7 @@ function serverAttributes(record: SpanRecord, t: ExchangeTrace): Attributes {
     if (a2a.taskId !== undefined) attrs[A.ATTR_A2A_TASK_ID] = a2a.taskId;
     if (a2a.state !== undefined) attrs[A.ATTR_A2A_TASK_STATE] = a2a.state;
     if (a2a.messageId !== undefined) attrs[A.ATTR_A2A_MESSAGE_ID] = a2a.messageId;
+    if (a2a.tenant !== undefined) attrs[A.ATTR_A2A_TENANT] = a2a.tenant;
     if (a2a.contextId !== undefined) attrs[A.ATTR_GEN_AI_CONVERSATION_ID] = a2a.contextId;
     if (a2a.blocking !== undefined) attrs[A.ATTR_GATEWAY_BLOCKING] = a2a.blocking;
     if (a2a.error) attrs[A.ATTR_GATEWAY_A2A_ERROR] = a2a.error.reason ?? String(a2a.error.code ?? '');

@@ -22,6 +22,8 @@ export const ATTR_A2A_PROTOCOL_VERSION = 'a2a.protocol.version';
 export const ATTR_A2A_TASK_ID = 'a2a.task.id';
 export const ATTR_A2A_TASK_STATE = 'a2a.task.state';
 export const ATTR_A2A_MESSAGE_ID = 'a2a.message.id';
+/** The tenant the call named (spec §5.7); not in the draft vocabulary yet, named after its field. */
+export const ATTR_A2A_TENANT = 'a2a.tenant';
 export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 /**

@@ -4,6 +4,7 @@ import {
   getTaskRequest,
   sendMessageResponseOfTask,
   subscribeToTaskRequest,
+  taskGeneration,
   taskSummary,
   withReturnImmediately,
 } from '../../../src/a2a/grpc/rescue-wire.js';
@@ -81,6 +82,25 @@ describe('withReturnImmediately', () => {
         (b, v) => void withReturnImmediately(b, v),
       ),
     );
+  });
+});
+
+describe('the draft 1.1 long-poll (wire-reference §7.4)', () => {
+  it('GetTask current_generation is field 4, 1.0 only; a 1.0 SDK decoder skips it', () => {
+    const bytes = getTaskRequest('t-1', '1.0', undefined, 5);
+    expect(V1.getTask!.requestDeserialize(buf(bytes))).toEqual({ tenant: '', id: 't-1' });
+    expect([...bytes.slice(-2)]).toEqual([4 << 3, 5]);
+    expect(getTaskRequest('t-1', '0.3', undefined, 5)).toEqual(getTaskRequest('t-1', '0.3'));
+  });
+
+  it('reads Task.generation (field 7) of a GetTask Task and a SendMessageResponse task; none is 0 or absent', () => {
+    const task = responseBytes(V1.getTask!, task1('t-1', 2));
+    const withGen = (g: number) => Uint8Array.from([...task, 7 << 3, g]);
+    expect(taskGeneration(withGen(3), 'GetTask')).toBe(3);
+    expect(taskGeneration(sendMessageResponseOfTask(withGen(4), '1.0'), 'SendMessage')).toBe(4);
+    expect(taskGeneration(task, 'GetTask')).toBeUndefined();
+    expect(taskGeneration(withGen(0), 'GetTask')).toBeUndefined();
+    expect(taskGeneration(Uint8Array.from([0xff]), 'GetTask')).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import { encodeGrpcStatusDetails } from '@a2a-js/sdk/errors/grpc';
 import fc from 'fast-check';
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../../src/a2a/checks.js';
 import { createResponseDecoder, responseHoldBytes, type ResponseFacts } from '../../../src/a2a/response.js';
@@ -247,6 +248,34 @@ describe('gRPC streams', () => {
       cutMidEvent: false,
     });
     expect(taskIdSeen).toEqual(['task-1', 'task-1']);
+  });
+
+  it('unknown fields (draft 1.1: Task.generation 7, StatusUpdate.generation 5) and an unknown StreamResponse member are skipped', () => {
+    // dev-1.1 a2a.proto (A2A commit 28491879): int64 generation = 7 on Task, = 5 on
+    // TaskStatusUpdateEvent. A `messageUpdate` member has no field number anywhere yet: 5 here.
+    const extra = (bytes: Uint8Array, write: (w: BinaryWriter) => void) => {
+      const w = new BinaryWriter();
+      write(w);
+      return concat(bytes, w.finish());
+    };
+    const taskMsg = extra(responseBytes(V1.getTask!, task1('task-1', 1)), (w) => w.tag(7, WireType.Varint).int64(1));
+    const wrap = (field: number, inner: Uint8Array) => {
+      const w = new BinaryWriter();
+      w.tag(field, WireType.LengthDelimited).bytes(inner);
+      return frame(w.finish());
+    };
+    // StreamResponse.status_update is field 3: its TaskStatusUpdateEvent with generation appended.
+    const status = new BinaryReader(responseBytes(V1.sendStreamingMessage!, { payload: statusEvent1(3) }));
+    expect(status.tag()[0]).toBe(3);
+    const withGeneration = wrap(
+      3,
+      extra(status.bytes(), (w) => w.tag(5, WireType.Varint).int64(3)),
+    );
+    const unknownMember = wrap(5, new TextEncoder().encode('opaque messageUpdate'));
+    const drafted = concat(wrap(1, taskMsg), unknownMember, stream1(artifactEvent1()), withGeneration);
+    const { facts } = decode(ctx('SendStreamingMessage'), [drafted]);
+    expect(facts).toMatchObject({ tag: 'task', taskId: 'task-1', state: 'TASK_STATE_COMPLETED', findings: [] });
+    expect(facts.stream?.events).toMatchObject({ task: 1, statusUpdate: 1, artifactUpdate: 1, other: 1 });
   });
 
   it('progress after each message: state changes and artifact updates', () => {

@@ -90,7 +90,7 @@ async function askWithTraceparent(
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
-      params: { message: { messageId, role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } },
+      params: { tenant: 'acme', message: { messageId, role: 'ROLE_USER', parts: [{ text: 'what is 6x7?' }] } },
     }),
     signal: AbortSignal.timeout(5000),
   });
@@ -116,6 +116,7 @@ describe('spans over OTLP/HTTP', () => {
       'a2a.gateway.kind': 'message',
       'gen_ai.agent.name': 'reviewer',
       'gen_ai.conversation.id': answer.result.message.contextId,
+      'a2a.tenant': 'acme',
       'a2a.gateway.outcome': 'complete',
       'http.response.status_code': 200,
     });
