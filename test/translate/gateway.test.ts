@@ -86,6 +86,22 @@ describe('a 0.3 agent behind translate', () => {
     expect(answer.error.data[0]!.reason).toBe('UNTRANSLATABLE');
   });
 
+  it('refuses a tenant in the HTTP+JSON path too (0.3 routes have no tenant segment)', async () => {
+    const before = peer.requests.length;
+    const message = { messageId: 'm-p', role: 'ROLE_USER', parts: [{ text: 'hello?' }] };
+    const res = await fetch(`${agentUrl}/a2a/rest/acme/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message }),
+      ...within(3000),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { message: string; details: { reason: string }[] } };
+    expect(body.error.message).toMatch(/no tenants \(acme\)/);
+    expect(body.error.details[0]!.reason).toBe('UNTRANSLATABLE');
+    expect(peer.requests.length).toBe(before);
+  });
+
   it('counts translated calls by both versions and outcome', async () => {
     const message = { messageId: 'm-c', role: 'ROLE_USER', parts: [{ text: 'what is 2+2?' }] };
     const answered = await post(`${agentUrl}/a2a/jsonrpc`, rpc('SendMessage', { message }), { 'A2A-Version': '1.0' });

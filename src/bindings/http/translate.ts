@@ -21,6 +21,7 @@ import { isObj, Untranslatable } from '../../translate/shapes.js';
 import { continuationCall } from '../../a2a/resume-wire.js';
 import { matchRestRoute } from '../../a2a/rest-routes.js';
 import type { EventTranslator } from './forward.js';
+import { contentTypeFor } from '../../a2a/content-type.js';
 
 /** What the agent gets instead of the caller's call. */
 export interface TranslatedCall {
@@ -43,6 +44,9 @@ export async function translateCall(
 ): Promise<TranslatedCall> {
   const bytes = body.complete ? body.prefix : await readAll(body);
   try {
+    // A tenant in the REST path (or anywhere the classifier found one): 0.3 has no tenants.
+    const tenant = exchange.request?.tenant;
+    if (t.agent === '0.3' && tenant) throw new Untranslatable('tenant', `A2A 0.3 has no tenants (${tenant})`);
     const doc = bytes.length === 0 ? undefined : (JSON.parse(bytes.toString('utf8')) as unknown);
     const translated = t.binding === 'jsonrpc' ? translateRpc(doc, t) : translateRest(doc, t, method, path, exchange);
     const out = translated.body === undefined ? null : Buffer.from(JSON.stringify(translated.body));
@@ -120,7 +124,7 @@ export function answerRewrite(exchange: Exchange, t: Translation, status: number
       const out = body.length === 0 ? body : translatedBody(exchange, t, body, status);
       if (out instanceof GatewayError) return { refusal: out };
       exchange.emit('onResponseChunk', out);
-      return { body: out, headers: withLength(headers, out.length) };
+      return { body: out, headers: withLength(headers, out.length, out === body ? undefined : t) };
     },
   };
 }
@@ -152,14 +156,14 @@ function untranslatable(exchange: Exchange, t: Translation, err: unknown): Gatew
   return new GatewayError('UPSTREAM_INVALID', `the agent's answer cannot be translated to A2A ${t.caller}: ${why}`);
 }
 
-/** Response headers with the translated body's length (framing is the gateway's now). */
-function withLength(headers: string[], length: number): string[] {
+/** Response headers with the translated body's length and (translated) the caller's media type. */
+function withLength(headers: string[], length: number, t: Translation | undefined): string[] {
   const out: string[] = [];
+  const replaced = new Set(['content-length', 'transfer-encoding', 'etag', ...(t ? ['content-type'] : [])]);
   for (let i = 0; i < headers.length; i += 2) {
-    const name = headers[i]!.toLowerCase();
-    if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'etag')
-      out.push(headers[i]!, headers[i + 1]!);
+    if (!replaced.has(headers[i]!.toLowerCase())) out.push(headers[i]!, headers[i + 1]!);
   }
+  if (t) out.push('content-type', contentTypeFor(t.binding, t.caller));
   out.push('content-length', String(length));
   return out;
 }
