@@ -13,7 +13,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
-import { pollUntil, within } from '../peers/deadline.js';
+import { within } from '../peers/deadline.js';
+import { waitReady } from '../state/support/replicas.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
@@ -119,12 +120,7 @@ beforeAll(async () => {
   upstream = await scriptedUpstream((req, res) => void agent(req, res));
   base = upstream.url;
   gw = await startTestGateway({ draft: { url: upstream.url } });
-  await pollUntil(
-    () => fetch(`${gw.url}/readyz`, within(2000)).then((r) => r.status),
-    (s) => s === 200,
-    5000,
-    'ready',
-  );
+  await waitReady(gw);
 });
 afterAll(async () => {
   await gw?.close();

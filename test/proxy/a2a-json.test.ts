@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
-import { pollUntil, within } from '../peers/deadline.js';
+import { within } from '../peers/deadline.js';
+import { waitReady } from '../state/support/replicas.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
 import type { ExchangeRecord } from '../../src/exchange/record.js';
@@ -28,12 +29,7 @@ beforeAll(async () => {
     small: { url: peer.url, limits: { bodyBytes: 64 } },
     rescued: { url: peer.url, timeoutRescue: { enabled: true, clientTimeout: '20s', strategy: 'stream' } },
   });
-  await pollUntil(
-    () => fetch(`${gw.url}/readyz`, within(2000)).then((r) => r.status),
-    (s) => s === 200,
-    5000,
-    'ready',
-  );
+  await waitReady(gw);
 });
 afterAll(async () => {
   await gw?.close();

@@ -15,7 +15,8 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
-import { pollUntil, within, withDeadline } from '../peers/deadline.js';
+import { within, withDeadline } from '../peers/deadline.js';
+import { waitReady } from '../state/support/replicas.js';
 import { clientV1, sendRequestV1, userMessageV1 } from '../peers/clients.js';
 import { asTask, stateName } from '../peers/inspect.js';
 import { concat, responseBytes, task1, V1 } from '../a2a/grpc/sdk-wire.js';
@@ -174,12 +175,7 @@ beforeAll(async () => {
     config[name] = { url: upstream.url, grpc: { listen: { port: 0 } }, timeoutRescue };
   }
   gw = await startTestGateway(config);
-  await pollUntil(
-    () => fetch(`${gw.url}/readyz`, within(2000)).then((r) => r.status),
-    (s) => s === 200,
-    5000,
-    'ready',
-  );
+  await waitReady(gw);
 });
 afterAll(async () => {
   await gw?.close();

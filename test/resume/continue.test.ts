@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { startCountingAgent, type CountingAgent } from './support/counting-agent.js';
-import { eventData, postSse } from './support/sse-client.js';
+import { eventData, postSse, readThenCut } from './support/sse-client.js';
 import { sendBody, wireHeaders, type Wire } from './support/wire.js';
 
 let agent: CountingAgent;
@@ -40,10 +40,7 @@ describe('stream resume continued with SubscribeToTask when nobody reads the age
       const marker = randomUUID();
       const { path, body } = sendBody(wire, marker);
       const url = `${gateway.url}/agents/counter${path}`;
-      const first = await postSse(url, body, wireHeaders(wire));
-      const before: EventSourceMessage[] = [];
-      while (before.length < 3) before.push((await first.next())!);
-      first.cut();
+      const before = await readThenCut(url, body, wireHeaders(wire));
       const resumed = await postSse(url, body, { ...wireHeaders(wire), 'last-event-id': before[2]!.id! });
       expect(resumed.status).toBe(200);
       const after = await resumed.rest();

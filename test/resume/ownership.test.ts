@@ -7,10 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventSourceMessage } from 'eventsource-parser';
 import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { EVENTS, startCountingAgent, type CountingAgent } from './support/counting-agent.js';
-import { postSse } from './support/sse-client.js';
+import { postSse, readThenCut } from './support/sse-client.js';
 import { sendBody, wireHeaders } from './support/wire.js';
 
 const ALICE = 'alice-key-0123456789';
@@ -46,10 +45,7 @@ describe('stream resume under task ownership', () => {
       'x-api-key': key,
       ...extra,
     });
-    const first = await postSse(url, body, as(ALICE));
-    const before: EventSourceMessage[] = [];
-    while (before.length < 3) before.push((await first.next())!);
-    first.cut();
+    const before = await readThenCut(url, body, as(ALICE));
     const lastEventId = before.at(-1)!.id!;
 
     const stolen = await fetch(url, { method: 'POST', body, headers: as(BOB, { 'last-event-id': lastEventId }) });

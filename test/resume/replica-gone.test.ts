@@ -7,11 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventSourceMessage } from 'eventsource-parser';
 import { pollUntil } from '../peers/deadline.js';
 import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { startCountingAgent, type CountingAgent } from './support/counting-agent.js';
-import { eventData, postSse } from './support/sse-client.js';
+import { eventData, postSse, readThenCut } from './support/sse-client.js';
 import { sendBody, wireHeaders, type Wire } from './support/wire.js';
 
 let agents: CountingAgent[] = [];
@@ -47,10 +46,7 @@ describe('a resume whose task lives on a replica that died', () => {
     const marker = randomUUID();
     const { path, body } = sendBody(wire, marker);
     const url = `${gateway.url}/agents/counter${path}`;
-    const first = await postSse(url, body, wireHeaders(wire));
-    const before: EventSourceMessage[] = [];
-    while (before.length < 3) before.push((await first.next())!);
-    first.cut();
+    const before = await readThenCut(url, body, wireHeaders(wire));
 
     const holder = agents.find((a) => a.answers.some((r) => r.body.includes(marker)))!;
     const survivor = agents.find((a) => a !== holder)!;

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { clientV1, sendRequestV1, userMessageV1, type TransportName } from '../peers/clients.js';
-import { pollUntil, within, withDeadline } from '../peers/deadline.js';
+import { within, withDeadline } from '../peers/deadline.js';
+import { waitReady } from '../state/support/replicas.js';
 import { asMessage, asTask, texts } from '../peers/inspect.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
@@ -35,12 +36,7 @@ beforeAll(async () => {
     pino({ level: 'info' }, sink),
   );
   // The REST `/{tenant}` segment is told from the card's interface paths, known once it is fetched.
-  await pollUntil(
-    () => fetch(`${gw.url}/readyz`, within(2000)).then((r) => r.status),
-    (s) => s === 200,
-    5000,
-    'ready',
-  );
+  await waitReady(gw);
 });
 afterAll(async () => {
   await gw?.close();

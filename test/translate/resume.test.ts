@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { startReadyGateway, type GatewayProcess } from '../state/support/replicas.js';
 import { startCountingAgent, type CountingAgent } from '../resume/support/counting-agent.js';
-import { postSse } from '../resume/support/sse-client.js';
+import { postSse, readThenCut } from '../resume/support/sse-client.js';
 import { sendBody, wireHeaders, type Wire } from '../resume/support/wire.js';
 
 let agent: CountingAgent;
@@ -43,10 +43,7 @@ describe('a translated stream, resumed', () => {
       const marker = randomUUID();
       const { path, body } = sendBody(wire, marker);
       const url = `${gateway.url}/agents/counter${path}`;
-      const first = await postSse(url, body, wireHeaders(wire));
-      const before: EventSourceMessage[] = [];
-      while (before.length < 3) before.push((await first.next())!);
-      first.cut();
+      const before = await readThenCut(url, body, wireHeaders(wire));
       const resumed = await postSse(url, body, { ...wireHeaders(wire), 'last-event-id': before[2]!.id! });
       expect(resumed.status).toBe(200);
       const after = await resumed.rest();

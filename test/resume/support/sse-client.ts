@@ -69,6 +69,20 @@ function answerOf(res: IncomingMessage, destroy: () => void): SseAnswer {
 }
 
 /** The data of every event in raw SSE bytes (as the agent wrote them). */
+/** A stream call whose client reads `n` events and then cuts the connection: the events it got. */
+export async function readThenCut(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  n = 3,
+): Promise<EventSourceMessage[]> {
+  const first = await postSse(url, body, headers);
+  const events: EventSourceMessage[] = [];
+  while (events.length < n) events.push((await first.next())!);
+  first.cut();
+  return events;
+}
+
 export function eventData(raw: Buffer): string[] {
   const out: string[] = [];
   const parser = createParser({ onEvent: (e) => out.push(e.data) });
