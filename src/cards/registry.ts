@@ -31,6 +31,8 @@ export interface AgentStatus {
   cardSignature?: SignatureCheck;
   /** Interface URLs the rewrite left alone (they do not live under the agent's URL). */
   untouchedInterfaces?: Array<{ field: string; url: string; why: string }>;
+  /** The A2A version the agent speaks, when calls in the other are translated (docs/translation.md). */
+  translate?: { readonly agentVersion: string };
 }
 
 /**
@@ -156,6 +158,7 @@ export class CardRegistry {
     const url = `${publicBase}/agents/${encodeURIComponent(upstream.name)}`;
     const entry: AgentStatus = { name: upstream.name, url: `${url}/`, upstream: upstream.config.url, reachable: false };
     if (upstream.config.hosts.length > 0) entry.hostUrls = hostUrls(publicBase, upstream.config.hosts);
+    if (upstream.config.translate) entry.translate = upstream.config.translate;
     try {
       const recent = this.known.get(upstream.name);
       const cached =

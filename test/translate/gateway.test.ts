@@ -102,6 +102,17 @@ describe('a 0.3 agent behind translate', () => {
     expect(peer.requests.length).toBe(before);
   });
 
+  it('says on the admin catalog that the agent is translated, and not on the public one', async () => {
+    const admin = (await (await fetch(`${gateway.adminUrl}/agents`, within(2000))).json()) as {
+      agents: Record<string, unknown>[];
+    };
+    expect(admin.agents.find((a) => a['name'] === 'peer')).toMatchObject({ translate: { agentVersion: '0.3' } });
+    const open = (await (await fetch(`${gateway.url}/agents`, within(2000))).json()) as {
+      agents: Record<string, unknown>[];
+    };
+    expect(open.agents.find((a) => a['name'] === 'peer')).not.toHaveProperty('translate');
+  });
+
   it('counts translated calls by both versions and outcome', async () => {
     const message = { messageId: 'm-c', role: 'ROLE_USER', parts: [{ text: 'what is 2+2?' }] };
     const answered = await post(`${agentUrl}/a2a/jsonrpc`, rpc('SendMessage', { message }), { 'A2A-Version': '1.0' });
