@@ -108,6 +108,8 @@ export function withFieldLine(frame: SseFrame, line: Buffer): Buffer {
 
 /** The event's data as a client reads it (its `data` lines joined with LF; one space after `:` dropped). */
 export function frameData(frame: SseFrame): string {
+  const single = singleLineData(frame);
+  if (single !== undefined) return single;
   const { bytes } = frame;
   const parts: string[] = [];
   let start = 0;
@@ -124,6 +126,23 @@ export function frameData(frame: SseFrame): string {
     start = i + 1;
   }
   return parts.join('\n');
+}
+
+/**
+ * The data of an event that is one `data` line and its blank line, both ended by LF, with no CR
+ * anywhere (what agents write), found by two native scans (Buffer.indexOf) rather than a loop over
+ * every byte in JavaScript; undefined for any other event. The event then has no other field. A
+ * translated stream reads every event's data (bench/ANALYSIS.md, "Protocol translation").
+ */
+export function singleLineData(frame: SseFrame): string | undefined {
+  const { bytes } = frame;
+  const end = bytes.length - 2; // where the data line's LF must be
+  if (end < 4 || bytes[end + 1] !== LF || bytes.indexOf(LF) !== end || bytes.indexOf(CR) !== -1) return undefined;
+  if (!isDataLine(bytes, 0, end)) return undefined;
+  let from = 4;
+  if (bytes[from] === COLON) from++;
+  if (bytes[from] === 0x20) from++;
+  return bytes.toString('utf8', Math.min(from, end), end);
 }
 
 /** The closing blank line's line-end length of a whole event's bytes (as `SseFrame.blankLength`). */
