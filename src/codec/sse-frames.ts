@@ -56,9 +56,20 @@ export function createSseFramer(maxEventBytes: number): SseFramer {
     const frames: SseFrame[] = [];
     let blockStart = 0;
     let i = pos;
+    // Line ends are found by native scans (Buffer.indexOf), each kept until passed, not by a
+    // loop over every byte in JavaScript: an event's bytes are walked once, whatever its size.
+    let lf = buf.indexOf(LF, i);
+    let cr = buf.indexOf(CR, i);
     for (; i < buf.length; i++) {
+      if (lf !== -1 && lf < i) lf = buf.indexOf(LF, i);
+      if (cr !== -1 && cr < i) cr = buf.indexOf(CR, i);
+      const next = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (next === -1) {
+        i = buf.length;
+        break;
+      }
+      i = next;
       const byte = buf[i];
-      if (byte !== LF && byte !== CR) continue;
       let end = 1;
       if (byte === CR) {
         if (i + 1 === buf.length) break; // a CR last: its LF may come next
