@@ -130,8 +130,9 @@ async function otlpSinkStats(url) {
 async function measure(ctx, opts, results) {
   const fiveRuns = ctx.scenarios.some((s) => s.id === 5);
   const grpc = ctx.scenarios.some((s) => s.grpc);
-  await startUpstreams(ctx, { largeBytes: fiveRuns ? ctx.settings.large.bytes : 0, grpc });
   const wanted = selectPaths(opts, ctx.cli);
+  const a2a03 = wanted.some((p) => p.variant?.upstream03);
+  await startUpstreams(ctx, { largeBytes: fiveRuns ? ctx.settings.large.bytes : 0, grpc, a2a03 });
   if (wanted.some((p) => p.variant?.otlpSink)) await startOtlpSink(ctx);
   if (wanted.some((p) => p.variant?.redis)) await startRedisServer(ctx);
   results.paths.push(...(await startPaths(ctx, wanted)));

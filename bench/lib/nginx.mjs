@@ -46,8 +46,13 @@ http {
 
 /**
  * Upstream config: one server block per fixed-response agent.
- * agents: [{name, port, card, body?, file?}] — `body` is returned with `return 200`,
- * `file` (absolute path) is served as a static file (POST turned into a GET via error_page 405).
+ * agents: [{name, port, card, body?, file?, body03?, file03?}] — `body` is returned with
+ * `return 200`, `file` (absolute path) is served as a static file (POST turned into a GET via
+ * error_page 405). With `body03` / `file03` (only when the `gateway+translate` variant runs), a
+ * call without an `A2A-Version` header gets that answer instead: an A2A 0.3 call, which carries
+ * none (A2A 1.0 reads a missing header as 0.3; the gateway removes it from every call it
+ * translates to 0.3, src/bindings/http/translate.ts `agentHeaders`). nginx answers without reading
+ * the body, so it cannot look at the JSON-RPC method as the SSE upstream does.
  */
 export function upstreamConfig(dir, agents) {
   let c = common(dir);
@@ -57,16 +62,26 @@ export function upstreamConfig(dir, agents) {
   open_file_cache_valid 600s;
 `;
   for (const a of agents) {
+    const v = `$a2a_answer_${a.name}`;
+    if (a.body03 !== undefined)
+      c += `  map $http_a2a_version ${v} { default ${nginxQuote(a.body)}; '' ${nginxQuote(a.body03)}; }\n`;
+    if (a.file03 !== undefined) c += `  map $http_a2a_version ${v} { default /__file; '' /__file03; }\n`;
+  }
+  for (const a of agents) {
+    const v = `$a2a_answer_${a.name}`;
     c += `  server {
     listen 127.0.0.1:${a.port} backlog=4096;
     location = /.well-known/agent-card.json { return 200 ${nginxQuote(a.card)}; }
 `;
-    if (a.body !== undefined) {
+    if (a.body03 !== undefined) {
+      c += `    location = /a2a/jsonrpc { return 200 ${v}; }\n`;
+    } else if (a.body !== undefined) {
       c += `    location = /a2a/jsonrpc { return 200 ${nginxQuote(a.body)}; }\n`;
     } else {
-      c += `    location = /a2a/jsonrpc { error_page 405 =200 /__file; return 405; }
+      c += `    location = /a2a/jsonrpc { error_page 405 =200 ${a.file03 !== undefined ? v : '/__file'}; return 405; }
     location = /__file { internal; alias ${a.file}; }
 `;
+      if (a.file03 !== undefined) c += `    location = /__file03 { internal; alias ${a.file03}; }\n`;
     }
     c += '    location / { return 404; }\n  }\n';
   }

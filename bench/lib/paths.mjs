@@ -16,6 +16,8 @@ import { proxyConfig, startNginx } from './nginx.mjs';
 import { adminListenFor } from './admin-listen.mjs';
 import { checkFeeds, openFeeds } from './feed-clients.mjs';
 import { gcProbeArgs } from './gc-log.mjs';
+import { SMALL_MESSAGE_RESPONSE, TASK_10K_RESPONSE, via03 } from './payloads.mjs';
+import { checkTranslated } from './translate-check.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const benchDir = path.resolve(here, '..');
@@ -33,6 +35,9 @@ export const gatewayCli = path.join(repoDir, 'dist', 'cli.js');
  * harness start a loopback redis-server first.
  * `probe(ctx)` runs after the start-up check: if it throws, the variant is reported as not
  * available with that message instead of being measured.
+ * `upstream03: true` has nginx answer a call without `A2A-Version` (an A2A 0.3 call) in 0.3
+ * (setup.mjs `startUpstreams`); `expect: {small, task}` replaces the upstream's SendMessage answers
+ * the start-up check compares with.
  * `feedClients: N` puts the admin listener on a port the harness knows and, once the gateway is
  * up (and after every restart), opens N live console feeds (`/console/api/feed`,
  * feed-clients.mjs) that read everything until the gateway is stopped.
@@ -173,6 +178,24 @@ export const GATEWAY_VARIANTS = [
     redis: true,
     config: (ctx) => ({ state: { store: 'redis', redis: { url: ctx.redisUrl } } }),
     agentConfig: { resume: { enabled: true } },
+  },
+  {
+    // Protocol translation (docs/translation.md): every agent speaks A2A 0.3 and the bench's
+    // clients keep calling in 1.0, so the gateway translates each call down (body parsed,
+    // rewritten, serialised) and each answer back up (a unary answer held whole, an SSE answer
+    // event by event). The upstreams answer a 0.3 call in 0.3 with the same content and sizes
+    // (setup.mjs `startUpstreams`, servers/sse-upstream.mjs). What a client gets is the 1.0 answer
+    // less the text parts' `mediaType` (0.3 has none): `expect`, checked byte for byte at start-up.
+    // The probe makes sure translation happened and succeeded (lib/translate-check.mjs). Only with
+    // --with or --paths (measured in bench/ANALYSIS.md, "Protocol translation").
+    name: 'gateway+translate',
+    label: 'gateway, every agent an A2A 0.3 agent (translate: {agentVersion: "0.3"}); clients call in 1.0',
+    optional: true,
+    config: {},
+    agentConfig: { translate: { agentVersion: '0.3' } },
+    upstream03: true,
+    expect: { small: via03(SMALL_MESSAGE_RESPONSE), task: via03(TASK_10K_RESPONSE) },
+    probe: (ctx, p) => checkTranslated(p),
   },
   {
     // The timeout rescue. Left out of --quick runs (to stay under two minutes) unless named with

@@ -123,6 +123,46 @@ export function hugeTaskParts(totalBytes) {
   return { before, after, fillBytes };
 }
 
+/**
+ * The same answers in A2A 0.3 JSON-RPC (docs/wire-reference.md §6.3, as the 0.3 SDK writes them in
+ * test/fixtures/captures/v03--jsonrpc-send-question.http): the bare result tagged with `kind`,
+ * lowercase states and roles, text parts `{kind: "text", text}` (0.3 has no media type on a text
+ * part). Each object keeps the members of its 1.0 counterpart in the same order, `kind` first, so
+ * that translating it back to 1.0 gives the 1.0 body less the text parts' `mediaType`
+ * (`via03` below): the `gateway+translate` variant (bench/lib/paths.mjs) gets these from its
+ * upstreams for its 0.3 calls and hands its clients the equivalent of what the other paths get.
+ */
+const STATES_03 = {
+  TASK_STATE_SUBMITTED: 'submitted',
+  TASK_STATE_WORKING: 'working',
+  TASK_STATE_COMPLETED: 'completed',
+};
+const ROLES_03 = { ROLE_USER: 'user', ROLE_AGENT: 'agent' };
+const parts03 = (parts) => parts.map((p) => ({ kind: 'text', text: p.text }));
+const message03 = (m) => ({ kind: 'message', ...m, role: ROLES_03[m.role], parts: parts03(m.parts) });
+function task03(t) {
+  const status = { ...t.status, state: STATES_03[t.status.state] };
+  if (t.status.message) status.message = message03(t.status.message);
+  const out = { kind: 'task', ...t, status };
+  if (t.artifacts) out.artifacts = t.artifacts.map((a) => ({ ...a, parts: parts03(a.parts) }));
+  if (t.history) out.history = t.history.map(message03);
+  return out;
+}
+
+/** A 1.0 JSON-RPC answer body (`{result: {task} | {message}}`) in 0.3: the bare, `kind`-tagged result. */
+export function answer03(body10) {
+  const doc = JSON.parse(body10);
+  const r = doc.result;
+  return JSON.stringify({ ...doc, result: r.task ? task03(r.task) : message03(r.message) });
+}
+
+/** What a 1.0 client gets for `answer03(body10)` once translated back: `body10` less the text parts' mediaType. */
+export const via03 = (body10) => body10.replaceAll(',"mediaType":"text/plain"', '');
+
+/** Scenario 1's and 2's (and 11's) answers in 0.3, for 0.3 calls. */
+export const SMALL_MESSAGE_RESPONSE_03 = answer03(SMALL_MESSAGE_RESPONSE);
+export const TASK_10K_RESPONSE_03 = answer03(TASK_10K_RESPONSE);
+
 /** A minimal A2A 1.0 agent card for an upstream at `baseUrl`. */
 export function agentCard(baseUrl, name) {
   return JSON.stringify({

@@ -9,7 +9,9 @@ import { upstreamConfig, startNginx } from './nginx.mjs';
 import {
   A2A_HEADERS,
   SMALL_MESSAGE_RESPONSE,
+  SMALL_MESSAGE_RESPONSE_03,
   TASK_10K_RESPONSE,
+  TASK_10K_RESPONSE_03,
   sendMessageRequest,
   agentCard,
   hugeTaskParts,
@@ -49,10 +51,17 @@ function writeUpstreamFiles(runDir, largeBytes) {
   const large = path.join(runDir, 'large-task.json');
   if (largeBytes) writeLargeBody(large, largeBytes);
   else writeFileSync(large, '{}');
-  const task = path.join(runDir, 'task-10k.json');
-  writeFileSync(task, TASK_10K_RESPONSE);
-  chmodSync(task, 0o644);
-  return { large, task };
+  const write = (name, body) => {
+    const file = path.join(runDir, name);
+    writeFileSync(file, body);
+    chmodSync(file, 0o644);
+    return file;
+  };
+  return {
+    large,
+    task: write('task-10k.json', TASK_10K_RESPONSE),
+    task03: write('task-10k-03.json', TASK_10K_RESPONSE_03),
+  };
 }
 
 function startChildServer(name, script, port) {
@@ -62,10 +71,14 @@ function startChildServer(name, script, port) {
 
 /**
  * Start the upstreams: one nginx for the fixed answers (small, task, large) and the SSE server;
- * with `grpc`, the gRPC upstream too. Sets `ctx.routes` (agent name → upstream URL) and
- * `ctx.upstreamPids`.
+ * with `grpc`, the gRPC upstream too. With `a2a03`, nginx answers an A2A 0.3 call to small and
+ * task in 0.3 (nginx.mjs `upstreamConfig`; the SSE server always does, by the JSON-RPC method):
+ * only when a variant translating to 0.3 runs, so other runs keep nginx's config as it was. The
+ * large agent has no 0.3 answer: scenario 5's bodies are over the 16 MiB a translated answer may
+ * have (src/bindings/http/translate.ts MAX_ANSWER_BYTES). Sets `ctx.routes` (agent name →
+ * upstream URL) and `ctx.upstreamPids`.
  */
-export async function startUpstreams(ctx, { largeBytes, grpc = false }) {
+export async function startUpstreams(ctx, { largeBytes, grpc = false, a2a03 = false }) {
   const ports = { small: await freePort(), task: await freePort(), large: await freePort(), sse: await freePort() };
   const routes = new Map(Object.entries(ports).map(([n, p]) => [n, `http://127.0.0.1:${p}`]));
   const files = writeUpstreamFiles(ctx.runDir, largeBytes);
@@ -73,8 +86,8 @@ export async function startUpstreams(ctx, { largeBytes, grpc = false }) {
   mkdirSync(dir, { recursive: true });
   const agent = (name, answer) => ({ name, port: ports[name], card: agentCard(routes.get(name), name), ...answer });
   const conf = upstreamConfig(dir, [
-    agent('small', { body: SMALL_MESSAGE_RESPONSE }),
-    agent('task', { file: files.task }),
+    agent('small', { body: SMALL_MESSAGE_RESPONSE, ...(a2a03 ? { body03: SMALL_MESSAGE_RESPONSE_03 } : {}) }),
+    agent('task', { file: files.task, ...(a2a03 ? { file03: files.task03 } : {}) }),
     agent('large', { file: files.large }),
   ]);
   const ready = `${routes.get('small')}/.well-known/agent-card.json`;
@@ -190,13 +203,15 @@ async function post(url, body) {
 export async function verifyPath(p) {
   const problems = [];
   const body = sendMessageRequest();
+  // A variant may expect other bytes (gateway+translate: the 0.3 answers translated back).
+  const expect = p.variant?.expect ?? { small: SMALL_MESSAGE_RESPONSE, task: TASK_10K_RESPONSE };
   const small = await post(`${p.agentUrl('small')}/a2a/jsonrpc`, body);
   if (small.status !== 200)
     return { fatal: `SendMessage (small) answered HTTP ${small.status}: ${small.body.slice(0, 200)}` };
-  if (small.body !== SMALL_MESSAGE_RESPONSE) problems.push("small response body differs from the upstream's");
+  if (small.body !== expect.small) problems.push("small response body differs from the upstream's");
   const task = await post(`${p.agentUrl('task')}/a2a/jsonrpc`, body);
   if (task.status !== 200) return { fatal: `SendMessage (task) answered HTTP ${task.status}` };
-  if (task.body !== TASK_10K_RESPONSE) problems.push("task response body differs from the upstream's");
+  if (task.body !== expect.task) problems.push("task response body differs from the upstream's");
   const bench = { events: 5, eventBytes: 300, mode: 'burst' };
   const s = await openStream(`${p.agentUrl('sse')}/a2a/jsonrpc`, bench, { timeoutMs: 10_000 });
   if (s.status !== 200 || s.events !== 5)

@@ -8,6 +8,10 @@
 //
 // Stream shape (A2A 1.0 JSON-RPC): a `task` (SUBMITTED) first, then `statusUpdate` (WORKING)
 // or `artifactUpdate` events padded to `eventBytes`, then a final `statusUpdate` (COMPLETED).
+// A call whose JSON-RPC method is an A2A 0.3 name (`message/stream`, ...: what the gateway sends a
+// 0.3 agent, bench variant `gateway+translate`) gets the same stream in 0.3 (docs/wire-reference.md
+// §6.3): bare `kind`-tagged results, lowercase states and roles, `{"kind":"text"}` parts, `final`
+// on status updates; same sizes, frames built the same way, so the upstream costs the same.
 // Modes: burst (as fast as the socket takes them, honouring backpressure), paced (`rate`
 // events/s), interval (one event every `intervalMs`, first one at a random phase).
 // Exits when its stdin closes (the harness died) or on SIGTERM.
@@ -37,34 +41,69 @@ function pad(n) {
 }
 
 const ids = `"taskId":"${TASK_ID}","contextId":"${CONTEXT_ID}"`;
-const agentMessage = (text) =>
-  `"message":{"messageId":"6117a51c-73de-4c4d-92f7-147e86da31a8","contextId":"${CONTEXT_ID}","taskId":"${TASK_ID}",` +
-  `"role":"ROLE_AGENT",` +
-  `"parts":[{"text":"${text}","mediaType":"text/plain"}]}`;
-const artifactTail =
+const messageIds = `"messageId":"6117a51c-73de-4c4d-92f7-147e86da31a8","contextId":"${CONTEXT_ID}","taskId":"${TASK_ID}",`;
+
+const KINDS_03 = { task: 'task', statusUpdate: 'status-update', artifactUpdate: 'artifact-update' };
+const STATES_03 = {
+  TASK_STATE_SUBMITTED: 'submitted',
+  TASK_STATE_WORKING: 'working',
+  TASK_STATE_COMPLETED: 'completed',
+};
+
+/**
+ * What differs between the 1.0 and the 0.3 frames: how a result is tagged (1.0 wraps it in a
+ * member named for its kind, 0.3 puts `kind` in it, so 1.0 closes one brace more), the enums, the
+ * text part, and 0.3's `final` on a status update.
+ */
+const DIALECTS = {
+  '1.0': {
+    open: (kind) => `"${kind}":{`,
+    close: '}}}',
+    state: (s) => s,
+    role: 'ROLE_AGENT',
+    messageKind: '',
+    part: (text) => `{"text":"${text}","mediaType":"text/plain"}`,
+    final: () => '',
+  },
+  0.3: {
+    open: (kind) => `"kind":"${KINDS_03[kind]}",`,
+    close: '}}',
+    state: (s) => STATES_03[s],
+    role: 'agent',
+    messageKind: '"kind":"message",',
+    part: (text) => `{"kind":"text","text":"${text}"}`,
+    final: (state) => `,"final":${state === 'TASK_STATE_COMPLETED'}`,
+  },
+};
+/** The A2A 0.3 JSON-RPC methods (docs/translation.md, "Methods and routes"). */
+const METHODS_03 = new Set(['message/send', 'message/stream', 'tasks/get', 'tasks/resubscribe']);
+
+const agentMessage = (d, text) =>
+  `"message":{${d.messageKind}${messageIds}"role":"${d.role}","parts":[${d.part(text)}]}`;
+const artifactTail = (d) =>
   ',"artifact":{"artifactId":"bench-artifact","name":"bench.txt",' +
-  '"parts":[{"text":"@PAD@","mediaType":"text/plain"}]},"append":true,"lastChunk":false}}}';
+  `"parts":[${d.part('@PAD@')}]},"append":true,"lastChunk":false${d.close}`;
 
 /**
  * Build the frame of one event as {head, tail}: the head is a short template holding the
  * per-event fields (@SEQ@, @MONO@, @TS@), the tail (padding included, possibly megabytes) is
- * built once per stream and reused.
+ * built once per stream and reused. `d` is the dialect (DIALECTS).
  */
-function frameParts(id, kind, state, eventBytes) {
-  const pre = `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"${kind}":{`;
+function frameParts(d, id, kind, state, eventBytes) {
+  const pre = `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{${d.open(kind)}`;
   const meta = '"metadata":{"seq":@SEQ@,"sentMono":@MONO@}';
-  const status = `"status":{"state":"${state}","timestamp":"@TS@"`;
+  const status = `"status":{"state":"${d.state(state)}","timestamp":"@TS@"`;
   let head;
   let tail;
   if (kind === 'task') {
     head = `${pre}"id":"${TASK_ID}","contextId":"${CONTEXT_ID}",${meta},${status}`;
-    tail = '},"history":[]}}}';
+    tail = `},"history":[]${d.close}`;
   } else if (kind === 'artifactUpdate') {
     head = `${pre}${ids},${meta}`;
-    tail = artifactTail;
+    tail = artifactTail(d);
   } else {
     head = `${pre}${ids},${meta},${status}`;
-    tail = `,${agentMessage('@PAD@')}}}}}`;
+    tail = `,${agentMessage(d, '@PAD@')}}${d.final(state)}${d.close}`;
   }
   tail += '\n\n';
   // head placeholders expand by ~ +5 (seq) +14 (mono) +20 (ts); aim the whole frame at eventBytes.
@@ -88,15 +127,16 @@ function streamSpec(rpc) {
     // keep-alive into the next path's fan-in (bench/lib/measure.mjs, upstreamSettled).
     close: b.close === true,
     id: rpc?.id ?? 1,
+    dialect: DIALECTS[METHODS_03.has(rpc?.method) ? '0.3' : '1.0'],
   };
 }
 
 /** The three frames of a stream: the task first, the middle events, the final COMPLETED. */
-function streamFrames({ id, midKind, eventBytes }) {
+function streamFrames({ id, midKind, eventBytes, dialect: d }) {
   const parts = {
-    first: frameParts(id, 'task', 'TASK_STATE_SUBMITTED', Math.min(eventBytes, 400)),
-    mid: frameParts(id, midKind, 'TASK_STATE_WORKING', eventBytes),
-    last: frameParts(id, 'statusUpdate', 'TASK_STATE_COMPLETED', Math.min(eventBytes, 400)),
+    first: frameParts(d, id, 'task', 'TASK_STATE_SUBMITTED', Math.min(eventBytes, 400)),
+    mid: frameParts(d, id, midKind, 'TASK_STATE_WORKING', eventBytes),
+    last: frameParts(d, id, 'statusUpdate', 'TASK_STATE_COMPLETED', Math.min(eventBytes, 400)),
   };
   // Large tails go out as Buffers built once; the timestamped head is tiny.
   for (const p of Object.values(parts)) {

@@ -56,9 +56,20 @@ export function createSseFramer(maxEventBytes: number): SseFramer {
     const frames: SseFrame[] = [];
     let blockStart = 0;
     let i = pos;
+    // Line ends are found by native scans (Buffer.indexOf), each kept until passed, not by a
+    // loop over every byte in JavaScript: an event's bytes are walked once, whatever its size.
+    let lf = buf.indexOf(LF, i);
+    let cr = buf.indexOf(CR, i);
     for (; i < buf.length; i++) {
+      if (lf !== -1 && lf < i) lf = buf.indexOf(LF, i);
+      if (cr !== -1 && cr < i) cr = buf.indexOf(CR, i);
+      const next = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (next === -1) {
+        i = buf.length;
+        break;
+      }
+      i = next;
       const byte = buf[i];
-      if (byte !== LF && byte !== CR) continue;
       let end = 1;
       if (byte === CR) {
         if (i + 1 === buf.length) break; // a CR last: its LF may come next
@@ -108,6 +119,8 @@ export function withFieldLine(frame: SseFrame, line: Buffer): Buffer {
 
 /** The event's data as a client reads it (its `data` lines joined with LF; one space after `:` dropped). */
 export function frameData(frame: SseFrame): string {
+  const single = singleLineData(frame);
+  if (single !== undefined) return single;
   const { bytes } = frame;
   const parts: string[] = [];
   let start = 0;
@@ -124,6 +137,23 @@ export function frameData(frame: SseFrame): string {
     start = i + 1;
   }
   return parts.join('\n');
+}
+
+/**
+ * The data of an event that is one `data` line and its blank line, both ended by LF, with no CR
+ * anywhere (what agents write), found by two native scans (Buffer.indexOf) rather than a loop over
+ * every byte in JavaScript; undefined for any other event. The event then has no other field. A
+ * translated stream reads every event's data (bench/ANALYSIS.md, "Protocol translation").
+ */
+export function singleLineData(frame: SseFrame): string | undefined {
+  const { bytes } = frame;
+  const end = bytes.length - 2; // where the data line's LF must be
+  if (end < 4 || bytes[end + 1] !== LF || bytes.indexOf(LF) !== end || bytes.indexOf(CR) !== -1) return undefined;
+  if (!isDataLine(bytes, 0, end)) return undefined;
+  let from = 4;
+  if (bytes[from] === COLON) from++;
+  if (bytes[from] === 0x20) from++;
+  return bytes.toString('utf8', Math.min(from, end), end);
 }
 
 /** The closing blank line's line-end length of a whole event's bytes (as `SseFrame.blankLength`). */

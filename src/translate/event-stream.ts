@@ -6,7 +6,7 @@
  * longer than the cap, ends the stream with an error event in the caller's protocol (`failure`):
  * never an untranslated event.
  */
-import { createSseFramer, frameData, type SseFrame, type SseFramer } from '../codec/sse-frames.js';
+import { createSseFramer, frameData, singleLineData, type SseFrame, type SseFramer } from '../codec/sse-frames.js';
 import type { Translation } from './decision.js';
 import { translateEventData } from './answer.js';
 
@@ -47,9 +47,12 @@ export class TranslatedEvents {
   private translate(frame: SseFrame): Buffer | undefined {
     if (!frame.hasData) return frame.bytes;
     try {
-      const data = JSON.stringify(translateEventData(this.translation, JSON.parse(frameData(frame))));
+      // The common event is one `data:` line: its data at once, and no other field to keep.
+      const single = singleLineData(frame);
+      const doc = JSON.parse(single ?? frameData(frame)) as unknown;
+      const data = JSON.stringify(translateEventData(this.translation, doc));
       this.events++;
-      return Buffer.from(`${otherFields(frame)}data: ${data}\n\n`);
+      return Buffer.from(`${single === undefined ? otherFields(frame) : ''}data: ${data}\n\n`);
     } catch (err) {
       this.failure = (err as Error).message;
       return undefined;

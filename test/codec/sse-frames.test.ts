@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createParser } from 'eventsource-parser';
-import { blankLengthOf, createSseFramer, frameData, withFieldLine } from '../../src/codec/sse-frames.js';
+import {
+  blankLengthOf,
+  createSseFramer,
+  frameData,
+  singleLineData,
+  withFieldLine,
+} from '../../src/codec/sse-frames.js';
 import { splitAt } from '../support/chunks.js';
 
 interface Seen {
@@ -88,6 +94,37 @@ describe('SSE framer (stream resume ids)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("reads every event's data as a client does, one-line events by the short way too", () => {
+    fc.assert(
+      fc.property(stream, (bytes) => {
+        const frames = createSseFramer(1 << 20)
+          .push(bytes)
+          .filter((f) => f.hasData);
+        const seen = parse(bytes);
+        expect(frames.map((f) => frameData(f))).toEqual(seen.map((e) => e.data));
+        frames.forEach((f, i) => {
+          const single = singleLineData(f);
+          const text = f.bytes.toString();
+          // Taken only for one data line ended by LF and a blank LF, and then the client's data.
+          if (single !== undefined) {
+            expect(text.split('\n')).toHaveLength(3);
+            expect(text).not.toContain('\r');
+            expect(single).toBe(seen[i]!.data);
+          } else if (/^data(:[^\r\n]*)?\n\n$/.test(text)) throw new Error(`short way missed: ${JSON.stringify(text)}`);
+        });
+      }),
+      { numRuns: 2000 },
+    );
+    const one = (s: string) => singleLineData(createSseFramer(1024).push(Buffer.from(s))[0]!);
+    expect(one('data: {"a":1}\n\n')).toBe('{"a":1}');
+    expect(one('data:x\n\n')).toBe('x');
+    expect(one('data\n\n')).toBe('');
+    expect(one('data: a\r\n\r\n')).toBeUndefined();
+    expect(one('event: x\ndata: a\n\n')).toBeUndefined();
+    expect(one('data: a\ndata: b\n\n')).toBeUndefined();
+    expect(one('dat: a\n\n')).toBeUndefined();
   });
 
   it("reads an event's data as a client does", () => {

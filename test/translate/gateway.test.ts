@@ -211,6 +211,13 @@ describe('an answer the gateway cannot translate', () => {
         const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_DREAMING' } };
         return res.end(JSON.stringify({ jsonrpc: '2.0', id, result: task }));
       }
+      if (method === 'CancelTask') {
+        // Past the 16 MiB a translated answer may have (src/bindings/http/translate.ts).
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const status = { state: 'TASK_STATE_CANCELED' };
+        const task = { id: 't1', contextId: 'c1', status, metadata: { pad: 'x'.repeat(17 * 1024 * 1024) } };
+        return res.end(JSON.stringify({ jsonrpc: '2.0', id, result: task }));
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const task = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } };
       res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { task } })}\n\n`);
@@ -229,6 +236,13 @@ describe('an answer the gateway cannot translate', () => {
     const answer = JSON.parse(sent.text) as { id: number; error: { message: string; data?: unknown } };
     expect(answer.id).toBe(3);
     expect(answer.error.message).toMatch(/cannot be translated.*TASK_STATE_DREAMING/);
+    expect(sent.text).not.toContain('"result"');
+  });
+
+  it('refuses a unary answer larger than it translates, never passing it on untranslated', async () => {
+    const sent = await post(`${gateway.url}/agents/draft/`, rpc('tasks/cancel', { id: 't1' }, 5));
+    expect(sent.text.length).toBeLessThan(4096);
+    expect(sent.text).toMatch(/larger than 16777216 bytes and cannot be translated/);
     expect(sent.text).not.toContain('"result"');
   });
 

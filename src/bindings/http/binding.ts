@@ -219,7 +219,10 @@ function thenRewrite(first: BodyRewrite, second: BodyRewrite | undefined): BodyR
   if (!second) return first;
   return {
     maxBytes: first.maxBytes,
-    oversize: first.oversize,
+    // Read only when the answer is past maxBytes (answerRewrite makes its refusal then).
+    get oversize() {
+      return first.oversize;
+    },
     async apply(body, headers) {
       const translated = await first.apply(body, headers);
       return 'refusal' in translated ? translated : second.apply(translated.body, translated.headers);

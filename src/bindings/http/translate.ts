@@ -113,13 +113,18 @@ export function inAgentVersion(headers: string[], t: Translation, length: number
 
 /** A unary answer, held whole (bounded) and translated; observers see the translated body. */
 export function answerRewrite(exchange: Exchange, t: Translation, status: number): BodyRewrite {
-  const oversize = new GatewayError(
-    'UPSTREAM_INVALID',
-    `the agent's answer is larger than ${MAX_ANSWER_BYTES} bytes and cannot be translated`,
-  );
+  let oversize: GatewayError | undefined;
   return {
     maxBytes: MAX_ANSWER_BYTES,
-    oversize,
+    // Made only for an answer past the cap: an Error captures its stack when it is constructed,
+    // which made it ~4 % of the gateway's CPU per translated unary call (bench/ANALYSIS.md,
+    // "Protocol translation").
+    get oversize(): GatewayError {
+      return (oversize ??= new GatewayError(
+        'UPSTREAM_INVALID',
+        `the agent's answer is larger than ${MAX_ANSWER_BYTES} bytes and cannot be translated`,
+      ));
+    },
     apply(body, headers): RewriteResult {
       const out = body.length === 0 ? body : translatedBody(exchange, t, body, status);
       if (out instanceof GatewayError) return { refusal: out };
