@@ -51,3 +51,18 @@ export const httpUrlAsWritten = z
 
 /** The same, its trailing slashes dropped (a base URL paths are appended to). */
 export const httpUrl = httpUrlAsWritten.transform((u) => u.replace(/\/+$/, ''));
+
+/**
+ * An agent's base URL (`url`, `upstreams[].url`): every call's path is appended to it, so a query
+ * or a fragment would end up inside the path the agent gets (issue #29): refused.
+ */
+export const agentBaseUrl = httpUrlAsWritten
+  .refine((u) => {
+    try {
+      const url = new URL(u);
+      return url.search === '' && url.hash === '' && !/[?#]/.test(u);
+    } catch {
+      return true;
+    }
+  }, 'must not have a query (?…) or a fragment (#…): the path of every call is appended to it')
+  .transform((u) => u.replace(/\/+$/, ''));

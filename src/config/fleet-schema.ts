@@ -6,20 +6,21 @@
  */
 import { z } from 'zod';
 import { grpcAddress } from './grpc-schema.js';
-import { duration, httpUrl } from './fields.js';
+import { agentBaseUrl, duration } from './fields.js';
 
-const replica = z.union([
-  httpUrl.transform((url) => ({ url, grpc: undefined as string | undefined, drain: false })),
+/** A replica given as its URL alone is `{url}`: one schema, so a refusal names the member (`upstreams[0].url`). */
+const replica = z.preprocess(
+  (v) => (typeof v === 'string' ? { url: v } : v),
   z
     .object({
-      url: httpUrl,
+      url: agentBaseUrl,
       /** This replica's gRPC address (`host:port` or http(s)://host:port): each replica is called at its own. */
       grpc: grpcAddress.optional(),
       /** Takes no new conversations; its tasks keep their affinity (docs/fleet.md "Draining"). */
       drain: z.boolean().default(false),
     })
     .strict(),
-]);
+);
 
 export type ReplicaConfig = z.output<typeof replica>;
 

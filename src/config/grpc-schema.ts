@@ -40,7 +40,9 @@ export const grpcAddress = z
   .refine(
     (a) => /^https?:\/\/[^/]+\/?$/.test(a) || isHostPort(a),
     'must be host:port or http(s)://host:port (no path: gRPC paths are fixed)',
-  );
+  )
+  // Userinfo is never sent on a gRPC channel, and the address shows in the catalog and logs (issue #29).
+  .refine((a) => !a.includes('@'), 'must not hold credentials (user:password@): give them as agents.{name}.headers');
 
 export const agentGrpcSchema = z
   .object({

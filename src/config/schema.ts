@@ -5,7 +5,7 @@
 import { agentCardsSchema } from './card-signature-schema.js';
 import { cardSigningSchema } from './card-signing-schema.js';
 import { z } from 'zod';
-import { duration, httpUrl, size, sizeValue } from './fields.js';
+import { agentBaseUrl, duration, httpUrl, size, sizeValue } from './fields.js';
 import {
   adminSchema,
   agentAccessSchema,
@@ -89,7 +89,7 @@ function renameAgentKeys(raw: unknown, ctx: z.RefinementCtx): unknown {
 const agentObject = z
   .object({
     /** The agent's base URL; its card is at `{url}{cardPath}`. One replica: `upstreams` is the form for several. */
-    url: httpUrl.optional(),
+    url: agentBaseUrl.optional(),
     /** The agent's replicas (docs/fleet.md "Replicas"): URLs, or `{ url, grpc?, drain? }`. */
     upstreams: upstreamsSchema,
     /** Active health checks and passive outlier ejection of the replicas. */
