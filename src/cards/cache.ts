@@ -18,6 +18,7 @@
  * - concurrent fetches of one card (same agent, path and forwarded headers) share one request.
  * A refusal is a `GatewayError` (`UPSTREAM_INVALID`, 502) that says why, logged once per reason.
  */
+import { nestedDeeperThan } from '../codec/json-depth.js';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import type { Dispatcher } from 'undici';
@@ -71,6 +72,9 @@ interface Entry {
  * The only caller headers that reach a card fetch: content negotiation (a2a-js answers 1.0 and
  * 0.3 clients with different cards). The gateway sends its own `Accept`.
  */
+/** Arrays and objects within objects a card may nest: real cards stay under ten (OAuth flows, skill params). */
+export const MAX_CARD_DEPTH = 64;
+
 export const CARD_REQUEST_HEADERS: ReadonlySet<string> = new Set(['a2a-version', 'accept-language']);
 const MAX_ENTRIES_PER_AGENT = 16;
 
@@ -242,6 +246,10 @@ export class CardCache {
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) card = parsed as Record<string, unknown>;
     } catch {
       card = undefined;
+    }
+    // Rewriting it would overflow the stack (src/codec/json-depth.ts): an invalid card, said so.
+    if (card && nestedDeeperThan(card, MAX_CARD_DEPTH)) {
+      throw this.refuse(upstream.name, 'CARD_TOO_DEEP', `it is nested deeper than ${MAX_CARD_DEPTH} levels`);
     }
     const signature = card && status === 200 ? await this.checkSignature(upstream, card) : undefined;
     return {
