@@ -7,12 +7,14 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { applyClientLimits, serverOptions, type ClientLimits } from '../transport/client-limits.js';
+import { refuseConnect } from '../transport/request-target.js';
 
 export function createAdminServer(
   app: { readonly current: { readonly admin: RequestListener } },
   limits: ClientLimits,
 ): Server {
   const server = createServer(serverOptions(limits), (req, res) => app.current.admin(req, res));
+  server.on('connect', refuseConnect); // no tunnel here either (src/transport/request-target.ts)
   applyClientLimits(server, limits);
   return server;
 }

@@ -16,6 +16,7 @@ import { REST_CONTEXT, sendGatewayError } from '../errors/json-answer.js';
 import { refusalOf } from '../bindings/http/request-checks.js';
 import type { PeerTrust } from '../transport/peer.js';
 import { applyClientLimits, serverOptions, type ClientLimits } from '../transport/client-limits.js';
+import { originFormOf, refuseConnect } from '../transport/request-target.js';
 
 /** What one config generation answers traffic with. */
 export interface TrafficHandlers {
@@ -51,9 +52,10 @@ export function trafficHandlers(parts: Omit<TrafficHandlers, 'control'> & { cont
 export function createGatewayServer(deps: ServerDeps): Server {
   const server = createServer(serverOptions(deps.limits), (req, res) => {
     const handlers = deps.handlers.current;
-    const url = req.url ?? '/';
-    // Host routing first: the target as is (origin-form only, RFC 9112 §3.2.1; an absolute-form
-    // or `*` target goes on to path routing and its 404).
+    // An absolute-form target routed by its own authority and path (request-target.ts).
+    const url = originFormOf(req);
+    // Host routing first: the target as is (origin-form only, RFC 9112 §3.2.1; a `*` target goes
+    // on to path routing and its refusal).
     const byHost = agentForHost(handlers.hostRoutes, req.headers.host);
     if (byHost !== undefined && url.startsWith('/')) return toAgent(deps, handlers, req, res, byHost, url, true);
     const route = resolvePathRoute(url);
@@ -65,6 +67,7 @@ export function createGatewayServer(deps: ServerDeps): Server {
       return redirectToSlash(req, res, url, route.agent);
     void handlers.control(req, res);
   });
+  server.on('connect', refuseConnect);
   applyClientLimits(server, deps.limits);
   return server;
 }
