@@ -24,6 +24,11 @@ export const adminSchema = z
     listen: listen(9464),
     /** Bearer token required for everything on the admin listener, when set. */
     token: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
+    /**
+     * Without `token`: host names the admin listener answers besides IP literals and `localhost`
+     * (e.g. a Service name); any other Host gets 403 (DNS rebinding: src/control/admin-origin.ts).
+     */
+    hosts: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .prefault({});

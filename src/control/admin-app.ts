@@ -16,6 +16,7 @@ import type { LastReload, ReloadReport } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses, errorAnswer } from '../errors/control-answer.js';
 import { requireAdminToken } from './admin-token.js';
+import { guardAdminOrigin } from './admin-origin.js';
 import { mountConsoleApi, type ConsoleApiDeps } from '../console/api.js';
 import { mountReplicas, type ReplicaSources } from './replicas.js';
 
@@ -45,6 +46,8 @@ export interface AdminDeps {
   readonly metrics?: { readonly path: string; readonly handler: () => Promise<Response> };
   /** `admin.token`: required of every request when set. */
   readonly token?: string;
+  /** `admin.hosts`: host names the listener answers besides IP literals and `localhost` (admin-origin.ts). */
+  readonly hosts?: readonly string[];
   /** What `POST /admin/reload` runs (GatewayOptions.reload); without it the route answers 501. */
   readonly reload?: () => Promise<ReloadReport>;
   /** The last reload, for `/readyz`. */
@@ -55,6 +58,7 @@ export interface AdminDeps {
 
 export function createAdminApp(deps: AdminDeps): Hono {
   const app = new Hono();
+  app.use('*', guardAdminOrigin(deps.hosts ?? [], deps.token === undefined));
   if (deps.token !== undefined) app.use('*', requireAdminToken(deps.token));
   mountHealth(app, deps);
   if (deps.metrics) app.get(deps.metrics.path, deps.metrics.handler);

@@ -148,6 +148,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     await release(parts, generations);
     throw err;
   }
+  warnOpenAdmin(config, parts.log);
   const metricsUrl = config.metrics.enabled ? `${adminUrl}${config.metrics.path}` : undefined;
   generations.current.registry.start();
   generations.current.health.start();
@@ -389,4 +390,18 @@ function settledWithin(calls: readonly ClientCall[], ms: number): Promise<void> 
       resolve();
     });
   });
+}
+
+/**
+ * The admin listener names the fleet's insides and reloads the config: on an address others can
+ * reach, without `admin.token`, that is everyone's (issue #29). Said once at start-up.
+ */
+function warnOpenAdmin(config: GatewayConfig, log: Logger): void {
+  const host = config.admin.listen.host;
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  if (config.admin.token !== undefined || loopback) return;
+  log.warn(
+    { adminListen: `${host}:${config.admin.listen.port}` },
+    'the admin listener is on a non-loopback address without admin.token: anyone who reaches it can read the fleet and reload the config',
+  );
 }

@@ -175,6 +175,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
       ? { path: config.metrics.path, handler: shared.adminSources?.metrics ?? shared.telemetry.metricsHandler }
       : undefined,
     token: config.admin.token,
+    hosts: config.admin.hosts,
     reload: shared.reload,
     console: config.console.enabled ? consoleDeps(config, shared, registry, upstreams, publicBase) : undefined,
   });
