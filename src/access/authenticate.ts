@@ -1,10 +1,16 @@
 /**
  * Client authentication: turns a request's credentials into a `Principal`, or
  * a fixed reason for refusing it, and says what a 401 should answer (`WWW-Authenticate`, RFC 6750
- * §3). Two mechanisms, tried in a fixed order so one request can never be judged by both:
+ * §3). A request carries one credential header or none (issue #29 item 3):
  *
- * - `X-API-Key: <key>` present: API keys only, whatever else the request carries (an empty one is
- *   an `invalid-key`, not `missing`: the caller did send the header);
+ * - more than one — `X-API-Key` and `Authorization`, or either of them twice, whatever their
+ *   values or schemes — is `ambiguous-credentials`: the gateway would vouch for one and an agent
+ *   that takes the caller's credentials (`auth.forward`) could read the other, so neither is
+ *   judged (RFC 6750 §3.1 `invalid_request`: "uses more than one method for including an access
+ *   token"). Counted on the raw header list, since node:http keeps only the first `Authorization`
+ *   and joins repeated `X-API-Key` values;
+ * - `X-API-Key: <key>`: API keys only (an empty one is an `invalid-key`, not `missing`: the caller
+ *   did send the header);
  * - `Authorization: Bearer <token>`: an API key first (cheap, synchronous), then, when a JWT
  *   issuer is configured and the token has the JWS compact shape, JWT verification;
  * - neither: `missing`. So is an `Authorization` header of another scheme (`Basic …`) or an empty
@@ -19,8 +25,8 @@ import { ApiKeys, type ApiKeysConfig } from './api-keys.js';
 import { JwtVerifier, type JwtFailureReason, type JwtOptions } from './jwt.js';
 import type { Principal } from './principal.js';
 
-/** No credentials, an unknown key, or why a JWT was refused. */
-export type AuthFailureReason = 'missing' | 'invalid-key' | JwtFailureReason;
+/** No credentials, more than one, an unknown key, or why a JWT was refused. */
+export type AuthFailureReason = 'missing' | 'ambiguous-credentials' | 'invalid-key' | JwtFailureReason;
 
 export type AuthResult = { readonly principal: Principal } | { readonly failure: AuthFailureReason };
 
@@ -46,8 +52,12 @@ export class Authenticator {
     this.jwt = options.jwt === undefined ? undefined : new JwtVerifier(options.jwt);
   }
 
-  /** The caller's principal, or why not. Never rejects. */
-  authenticate(headers: IncomingHttpHeaders): Promise<AuthResult> {
+  /**
+   * The caller's principal, or why not. Never rejects. `rawHeaders` (name, value, …, as sent) is
+   * where a repeated credential header shows; without it only `headers` is looked at.
+   */
+  authenticate(headers: IncomingHttpHeaders, rawHeaders?: readonly string[]): Promise<AuthResult> {
+    if (ambiguous(headers, rawHeaders)) return Promise.resolve({ failure: 'ambiguous-credentials' });
     const apiKey = headers['x-api-key'];
     if (typeof apiKey === 'string') return Promise.resolve(this.byApiKey(apiKey.trim()));
     const token = bearerToken(headers.authorization);
@@ -61,6 +71,7 @@ export class Authenticator {
   /** The `WWW-Authenticate` value for a 401 refusing a request for `failure`. */
   challenge(failure: AuthFailureReason): string {
     if (failure === 'missing') return `Bearer realm="${REALM}"`;
+    if (failure === 'ambiguous-credentials') return `Bearer realm="${REALM}", error="invalid_request"`;
     return `Bearer realm="${REALM}", error="invalid_token"`;
   }
 
@@ -68,6 +79,26 @@ export class Authenticator {
     const principal = key === '' ? undefined : this.apiKeys.match(key);
     return principal ? { principal } : { failure: 'invalid-key' };
   }
+}
+
+/**
+ * More than one credential header: both kinds, a kind the parsed headers hold as a list, or
+ * (from the raw list) one named twice. Names are compared by length first: this runs on every
+ * call with `auth` on.
+ */
+function ambiguous(headers: IncomingHttpHeaders, raw: readonly string[] | undefined): boolean {
+  const apiKey = headers['x-api-key'];
+  if (apiKey === undefined && headers.authorization === undefined) return false;
+  if (apiKey !== undefined && (headers.authorization !== undefined || typeof apiKey !== 'string')) return true;
+  if (raw === undefined) return false;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length !== 13 && name.length !== 9) continue;
+    const lower = name.toLowerCase();
+    if ((lower === 'authorization' || lower === 'x-api-key') && ++seen > 1) return true;
+  }
+  return false;
 }
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 7235 §2.1). */

@@ -97,7 +97,7 @@ export class AccessGate {
     const policy = this.deps.policies.get(agent);
     if (!authenticator || !policy) return policy !== undefined;
     let caller = this.catalogCallers.get(req);
-    if (!caller) this.catalogCallers.set(req, (caller = authenticator.authenticate(req.headers)));
+    if (!caller) this.catalogCallers.set(req, (caller = authenticator.authenticate(req.headers, req.rawHeaders)));
     const result = await caller;
     return 'principal' in result && mayUse(policy, result.principal);
   }
@@ -186,7 +186,7 @@ export class AccessGate {
   private async identify(exchange: Exchange, access: AccessFacts): Promise<Principal | undefined> {
     const authenticator = this.deps.authenticator;
     if (!authenticator) return undefined;
-    const result = await authenticator.authenticate(exchange.call.headers);
+    const result = await authenticator.authenticate(exchange.call.headers, exchange.call.rawHeaders);
     if ('principal' in result) {
       access.principal = result.principal.id;
       return result.principal;
@@ -195,7 +195,9 @@ export class AccessGate {
     const message =
       result.failure === 'missing'
         ? 'authentication required: send Authorization: Bearer <token> or X-API-Key: <key>'
-        : `the credentials were not accepted (${result.failure})`;
+        : result.failure === 'ambiguous-credentials'
+          ? 'more than one credential (ambiguous-credentials): send one Authorization or one X-API-Key header, not both nor either twice'
+          : `the credentials were not accepted (${result.failure})`;
     throw new GatewayError(
       'UNAUTHENTICATED',
       message,

@@ -13,7 +13,7 @@ import type { CardRegistry } from '../cards/registry.js';
 import type { RecentExchanges, RecentQuery } from '../inspect/recent.js';
 import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
 import type { LastReload, ReloadReport } from '../reload/report.js';
-import { mountHealth } from './health.js';
+import { mountHealthDetail } from './health.js';
 import { answerMisses, errorAnswer } from '../errors/control-answer.js';
 import { requireAdminToken } from './admin-token.js';
 import { guardAdminOrigin } from './admin-origin.js';
@@ -50,7 +50,7 @@ export interface AdminDeps {
   readonly hosts?: readonly string[];
   /** What `POST /admin/reload` runs (GatewayOptions.reload); without it the route answers 501. */
   readonly reload?: () => Promise<ReloadReport>;
-  /** The last reload, for `/readyz`. */
+  /** The last reload, for `/readyz` (only here: the traffic listener's says ready or not, health.ts). */
   readonly lastReload?: () => LastReload | undefined;
   /** The console's data API (`/console/api/`, src/console/api.ts); absent when `console.enabled` is false. */
   readonly console?: ConsoleApiDeps;
@@ -60,7 +60,7 @@ export function createAdminApp(deps: AdminDeps): Hono {
   const app = new Hono();
   app.use('*', guardAdminOrigin(deps.hosts ?? [], deps.token === undefined));
   if (deps.token !== undefined) app.use('*', requireAdminToken(deps.token));
-  mountHealth(app, deps);
+  mountHealthDetail(app, deps);
   if (deps.metrics) app.get(deps.metrics.path, deps.metrics.handler);
   const catalog = async () => {
     const upstreams = [...deps.upstreams.values()];

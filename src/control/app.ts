@@ -1,5 +1,6 @@
 /**
- * The traffic listener's own endpoints (hono): liveness, readiness and the public catalog, as the
+ * The traffic listener's own endpoints (hono): liveness, readiness (ready or not, no detail:
+ * health.ts) and the public catalog, as the
  * gateway's own list (`/agents`) and as an AI Catalog (`/.well-known/ai-catalog.json`,
  * ai-catalog.ts). What
  * only operators may see (recorded exchanges, task stories, metrics, the full catalog with the
@@ -12,7 +13,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Upstream } from '../transport/upstream.js';
 import type { CardRegistry } from '../cards/registry.js';
 import { publicBaseUrl, type PeerTrust } from '../transport/peer.js';
-import type { LastReload } from '../reload/report.js';
 import { mountHealth } from './health.js';
 import { answerMisses } from '../errors/control-answer.js';
 import { AI_CATALOG_MEDIA_TYPE, aiCatalog, type CatalogHost } from './ai-catalog.js';
@@ -34,8 +34,6 @@ export interface ControlDeps {
   readonly listVaries?: readonly string[];
   /** `catalog.host`: who runs the catalog, in the AI Catalog's `host`. */
   readonly catalogHost?: CatalogHost;
-  /** The last reload, for `/readyz` (health.ts). */
-  readonly lastReload?: () => LastReload | undefined;
   /** The gateway's public card-signing key (`cards.signing`), at `/.well-known/jwks.json`. */
   readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
 }

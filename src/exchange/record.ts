@@ -116,11 +116,13 @@ export const RESUME_OUTCOMES = ['replayed', 'continued', 'beyond_window', 'unava
 export type ResumeOutcome = (typeof RESUME_OUTCOMES)[number];
 
 /**
- * Why access control refused a call: the authentication failures, `forbidden` (the
+ * Why access control refused a call: the authentication failures (`ambiguous-credentials`: more
+ * than one credential header, src/access/authenticate.ts), `forbidden` (the
  * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task).
  */
 export const ACCESS_DENIALS = [
   'missing',
+  'ambiguous-credentials',
   'invalid-key',
   'expired',
   'invalid-audience',

@@ -151,7 +151,6 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
     registry,
     isDraining: shared.isDraining,
     stateReady: shared.stateReady,
-    lastReload: shared.lastReload,
   };
   const control = createControlApp({
     ...common,
@@ -164,6 +163,7 @@ export function buildGeneration(config: GatewayConfig, shared: Shared, publicBas
   });
   const admin = createAdminApp({
     ...common,
+    lastReload: shared.lastReload,
     get publicBase() {
       return publicBase();
     },

@@ -87,16 +87,33 @@ describe('Authenticator.authenticate', () => {
     expect(await withJwt.authenticate({ 'x-api-key': '' })).toEqual({ failure: 'invalid-key' });
   });
 
-  it('tries only API keys when X-API-Key is present, whatever Authorization says', async () => {
-    const headers = { 'x-api-key': 'wrong-key', authorization: `Bearer ${PLANNER_KEY}` };
-    expect(await withJwt.authenticate(headers)).toEqual({ failure: 'invalid-key' });
+  it('tries only API keys in X-API-Key', async () => {
     const jwtInKeyHeader = { 'x-api-key': await token() };
     expect(await withJwt.authenticate(jwtInKeyHeader)).toEqual({ failure: 'invalid-key' });
   });
 
-  it('ignores a header that is not a single string', async () => {
-    const headers = { 'x-api-key': [PLANNER_KEY, WRITER_KEY] } as unknown as IncomingHttpHeaders;
-    expect(await withJwt.authenticate(headers)).toEqual({ failure: 'missing' });
+  it('refuses more than one credential header, whatever they hold (issue #29 item 3)', async () => {
+    const ambiguous = { failure: 'ambiguous-credentials' };
+    // Both kinds, either one valid.
+    expect(await withJwt.authenticate({ 'x-api-key': 'wrong-key', authorization: `Bearer ${PLANNER_KEY}` })).toEqual(
+      ambiguous,
+    );
+    expect(await withJwt.authenticate({ 'x-api-key': PLANNER_KEY, authorization: 'Bearer garbage' })).toEqual(
+      ambiguous,
+    );
+    expect(await withJwt.authenticate({ 'x-api-key': PLANNER_KEY, authorization: 'Basic eDp5' })).toEqual(ambiguous);
+    // A header held as a list.
+    const list = { 'x-api-key': [PLANNER_KEY, WRITER_KEY] } as unknown as IncomingHttpHeaders;
+    expect(await withJwt.authenticate(list)).toEqual(ambiguous);
+    // One name twice, as only the raw list shows it (node:http keeps the first Authorization and
+    // joins X-API-Key values with ", ").
+    const twoBearers = ['Authorization', `Bearer ${PLANNER_KEY}`, 'authorization', `Bearer ${WRITER_KEY}`];
+    expect(await withJwt.authenticate({ authorization: `Bearer ${PLANNER_KEY}` }, twoBearers)).toEqual(ambiguous);
+    const twoKeys = ['X-API-Key', PLANNER_KEY, 'x-api-key', WRITER_KEY];
+    expect(await withJwt.authenticate({ 'x-api-key': `${PLANNER_KEY}, ${WRITER_KEY}` }, twoKeys)).toEqual(ambiguous);
+    // One of each other header is not a second credential.
+    const one = ['Host', 'gw', 'X-API-Key', PLANNER_KEY, 'Proxy-Authorization', 'Basic eDp5'];
+    expect(await withJwt.authenticate({ 'x-api-key': PLANNER_KEY }, one)).toEqual(planner);
   });
 
   it('reports why a JWT was refused', async () => {
@@ -128,6 +145,10 @@ describe('Authenticator.challenge', () => {
   it('names the realm, with no error code when no credential was sent', () => {
     expect(withJwt.challenge('missing')).toBe('Bearer realm="a2a-gateway"');
     expect(keysOnly.challenge('missing')).toBe('Bearer realm="a2a-gateway"');
+  });
+
+  it('adds error="invalid_request" for more than one credential (RFC 6750 §3.1)', () => {
+    expect(withJwt.challenge('ambiguous-credentials')).toBe('Bearer realm="a2a-gateway", error="invalid_request"');
   });
 
   it('adds error="invalid_token" when a credential was sent but refused', () => {

@@ -109,7 +109,11 @@ describe('with Redis down', () => {
   it('readiness is unaffected unless state.redis.required, which answers 503 until Redis is back', async () => {
     expect(await readiness(closed)).toBe(200);
     expect(await readiness(required)).toBe(503);
-    expect(await (await fetch(`${required.url}/readyz`)).json()).toEqual({ status: 'not ready', stateStore: 'down' });
+    expect(await (await fetch(`${required.adminUrl}/readyz`)).json()).toEqual({
+      status: 'not ready',
+      stateStore: 'down',
+    });
+    expect(await (await fetch(`${required.url}/readyz`)).json()).toEqual({ status: 'not ready' });
     await redis.start();
     await pollUntil(
       () => readiness(required),
