@@ -301,7 +301,8 @@ describe('hostile request bodies', () => {
 
   it('a JSON body that is no object is no JSON-RPC', () => {
     expect(classify({ headers: V1 }, '"jsonrpc"')).toMatchObject({ binding: 'unknown', operation: 'unknown' });
-    expect(classify({ headers: V1 }, '[1,2]')).toMatchObject({ binding: 'unknown' });
+    // An array is a JSON-RPC batch whatever its elements (JSON-RPC 2.0 §6: `[1]` is an invalid batch).
+    expect(classify({ headers: V1 }, '[1,2]')).toMatchObject({ binding: 'jsonrpc', jsonrpcBatch: true });
     expect(classify({ headers: V1 }, 'null')).toMatchObject({ binding: 'unknown' });
   });
 
