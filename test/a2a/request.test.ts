@@ -360,3 +360,9 @@ describe('JSON-RPC batches (issue #29)', () => {
     expect(rest.jsonrpcBatch).toBeUndefined();
   });
 });
+
+describe('JSON-RPC batches that do not parse', () => {
+  it('are no batch to refuse: the agent cannot read them either', () => {
+    expect(classify({ headers: V1 }, '[{"jsonrpc":"2.0"},').jsonrpcBatch).toBeUndefined();
+  });
+});

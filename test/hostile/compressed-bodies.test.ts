@@ -121,7 +121,10 @@ async function post(gw: RunningGateway, path: string, body: Buffer, headers: Rec
 
 describe('a compressed JSON-RPC body (issue #29 item 1)', () => {
   for (const [coding, encode] of CODINGS) {
-    for (const which of ['CreateTaskPushNotificationConfig', 'SendMessage with configuration.taskPushNotificationConfig']) {
+    for (const which of [
+      'CreateTaskPushNotificationConfig',
+      'SendMessage with configuration.taskPushNotificationConfig',
+    ]) {
       it(`${which}, Content-Encoding: ${coding}, is refused 415 and never reaches the SDK agent`, async () => {
         const call = CALLS().find((c) => c.name === which)!;
         const before = agentPosts();
