@@ -13,7 +13,9 @@
  * Real sockets: a real SDK agent (1.3.0) and a recording agent behind in-process gateways.
  */
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { deflateSync, gzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { startTestGateway } from '../support/gateway.js';
@@ -148,6 +150,19 @@ describe('a compressed JSON-RPC body (issue #29 item 1)', () => {
     const res = await post(blind, '/agents/rec/', body, { 'content-encoding': 'gzip' });
     expect(res.status).toBe(415);
     expect(heard.length).toBe(before);
+  });
+
+  it('a compressed body sent chunked (no Content-Length) is refused too', async () => {
+    const before = agentPosts();
+    const gz = gzipSync(Buffer.from(JSON.stringify(CALLS()[0]!.body)));
+    const res = await request(`${gateway.url}/agents/sdk/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { ...V1, 'content-encoding': 'gzip' },
+      body: Readable.from([gz.subarray(0, 10), gz.subarray(10)], { objectMode: false }),
+    });
+    expect(res.statusCode).toBe(415);
+    await res.body.dump();
+    expect(agentPosts()).toBe(before);
   });
 
   it('a compressed REST body is refused the same way', async () => {
