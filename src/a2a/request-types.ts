@@ -49,6 +49,9 @@ export interface RequestFacts {
   readonly jsonrpcId?: string | number | null;
   /** `false` for a notification (no `id`), `undefined` when the body was not read that far. */
   readonly jsonrpcIdPresent?: boolean;
+  /** The body is a JSON array posted where JSON-RPC goes (no REST route): a JSON-RPC batch, which
+   * A2A does not define; the pipeline refuses it (issue #29). */
+  readonly jsonrpcBatch?: boolean;
   readonly tenant?: string;
   /** The caller used `application/a2a+json` (content-type.ts `usesA2AJson`): the gateway's own
    * answers to it are written in that media type. */

@@ -110,7 +110,9 @@ function classify(
   // An agent routes by path first: a JSON-RPC body posted to a REST route is served as that REST
   // operation (an Express agent does), so it is classified by the route, never by the body.
   const route = matchRestRoute(head.method, head.path);
-  const isJsonRpc = route === undefined && isJsonRpcBody(doc);
+  // Any array that parses is a batch there, its elements JSON-RPC or not (JSON-RPC 2.0 §6: a
+  // lenient agent serves the valid ones); one that does not parse, the agent cannot read either.
+  const isJsonRpc = route === undefined && ((Array.isArray(doc) && status !== 'malformed') || isJsonRpcBody(doc));
   const payloadRoot: BodyRoot = isJsonRpc ? 'params' : '';
   const methodVersion = isJsonRpc ? operationForJsonRpcMethod(jsonRpcMethod(doc) ?? '')?.version : undefined;
   const restPath = route === undefined || route.operation === 'AgentCard' ? undefined : route.legacyV1 ? '0.3' : '1.0';
@@ -148,6 +150,7 @@ function classify(
     jsonrpcMethod: specific.jsonrpcMethod,
     jsonrpcId: specific.jsonrpcId,
     jsonrpcIdPresent: specific.jsonrpcIdPresent,
+    jsonrpcBatch: specific.jsonrpcBatch,
     tenant: specific.tenant,
     a2aJson: usesA2AJson(head.headers),
     restPrefix: specific.restPrefix,
@@ -198,7 +201,7 @@ function jsonRpcFacts(
 ): SpecificFacts {
   if (Array.isArray(doc)) {
     findings.add('a2a.jsonrpc-batch');
-    return { binding: 'jsonrpc', operation: 'unknown' };
+    return { binding: 'jsonrpc', operation: 'unknown', jsonrpcBatch: malformed ? undefined : true };
   }
   const method = jsonRpcMethod(doc);
   const known = method === undefined || malformed ? undefined : operationForJsonRpcMethod(method);

@@ -286,7 +286,7 @@ export class AccessGate {
     };
     const urls = facts.pushUrls ?? (facts.pushUrl !== undefined ? [facts.pushUrl] : []);
     if (urls.length === 0) {
-      if (facts.partial && (await this.mayCarryPush(exchange, facts.operation))) {
+      if (facts.partial && (await this.mayCarryPush(exchange, facts))) {
         throw refuse(
           'push-config-unread',
           'the push notification config could not be checked: it lies past the first 64 KiB of the request',
@@ -301,9 +301,13 @@ export class AccessGate {
   }
 
   /** A request too large to read whole may hide a push config where the agent would take one. */
-  private async mayCarryPush(exchange: Exchange, operation: Operation): Promise<boolean> {
+  private async mayCarryPush(exchange: Exchange, facts: RequestFacts): Promise<boolean> {
+    const operation = facts.operation;
     if (operation === 'CreateTaskPushNotificationConfig') return true;
-    const sends = operation === 'SendMessage' || operation === 'SendStreamingMessage';
+    // A body that is not a REST call and whose JSON-RPC method lies past the read-ahead (the agent
+    // parses the whole body: key order is the sender's) may be any call, a push config's included.
+    const unread = operation === 'unknown' && facts.binding !== 'rest';
+    const sends = unread || operation === 'SendMessage' || operation === 'SendStreamingMessage';
     return sends && (await this.deps.pushCapable(exchange.upstream.name));
   }
 }

@@ -36,6 +36,8 @@ const KINDS = {
   },
   /** A call that cannot be translated to the agent's version without changing its meaning (a validation error). */
   Untranslatable: { row: 'InvalidParamsError', reason: 'UNTRANSLATABLE', domain: 'a2a-gateway' },
+  /** A JSON-RPC batch (an array body): A2A defines single requests only, so it is not a request the gateway can check. */
+  JsonRpcBatch: { row: 'InvalidRequestError', reason: 'JSONRPC_BATCH', domain: 'a2a-gateway' },
 } as const satisfies Record<string, { row: A2AErrorName; reason: string; domain: string }>;
 
 export type A2AErrorKind = keyof typeof KINDS;
@@ -79,6 +81,15 @@ export class A2AError extends Error {
 export function taskReplicaGone(taskId: string, agent: string, replica: string, why: string): A2AError {
   const message = `Task not found: ${taskId} (it lives on replica ${replica} of agent ${agent}, which is ${why})`;
   return new A2AError('TaskReplicaGone', message, { taskId, agent, replica });
+}
+
+/**
+ * The refusal of a JSON-RPC batch (issue #29): JSON-RPC's InvalidRequest (-32600; HTTP 200, id
+ * null, as JSON-RPC 2.0 §6 answers a batch it cannot take), never forwarded — the gateway's checks
+ * read one request, and an agent serving batches would act on elements none of them saw.
+ */
+export function jsonRpcBatchRefused(): A2AError {
+  return new A2AError('JsonRpcBatch', 'JSON-RPC batch requests are not supported: send one request per call');
 }
 
 /** The spec's TaskNotFound, worded as the official SDK agents word it. */

@@ -37,6 +37,7 @@ import type { Pins } from '../fleet/pins.js';
 import type { IdempotentSends } from '../idempotency/step.js';
 import { resumeOf } from '../resume/decision.js';
 import { translationOf } from '../translate/decision.js';
+import { jsonRpcBatchRefused } from '../errors/a2a-error.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';
@@ -92,6 +93,8 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       const restBasePaths = deps.restBasePaths?.(upstream.name);
       const body = await readAndClassify(binding, exchange, call, head.path, deps.inspectBytes, restBasePaths);
       if (head.refusal) throw head.refusal;
+      // A JSON-RPC batch is never forwarded, whatever the access rules and inspection (one property read).
+      if (exchange.request?.jsonrpcBatch === true) throw jsonRpcBatchRefused();
       const tenant = tenantRefusal(upstream.name, upstream.config.tenants, exchange.request);
       if (tenant) throw tenant;
       // 3b. Access control: who calls, how often, may they, whose task, a safe webhook.

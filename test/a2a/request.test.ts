@@ -301,7 +301,8 @@ describe('hostile request bodies', () => {
 
   it('a JSON body that is no object is no JSON-RPC', () => {
     expect(classify({ headers: V1 }, '"jsonrpc"')).toMatchObject({ binding: 'unknown', operation: 'unknown' });
-    expect(classify({ headers: V1 }, '[1,2]')).toMatchObject({ binding: 'unknown' });
+    // An array is a JSON-RPC batch whatever its elements (JSON-RPC 2.0 §6: `[1]` is an invalid batch).
+    expect(classify({ headers: V1 }, '[1,2]')).toMatchObject({ binding: 'jsonrpc', jsonrpcBatch: true });
     expect(classify({ headers: V1 }, 'null')).toMatchObject({ binding: 'unknown' });
   });
 
@@ -334,5 +335,34 @@ describe('compressed bodies', () => {
       { message: { messageId: 'm' } },
     );
     expect(identity).toMatchObject({ messageId: 'm', partial: false });
+  });
+});
+
+describe('JSON-RPC batches (issue #29)', () => {
+  it('any array posted where JSON-RPC goes is a batch, its elements JSON-RPC or not', () => {
+    for (const body of [[rpc('GetTask', { id: 't' })], [1, rpc('GetTask')], []]) {
+      const facts = classify({ headers: V1 }, body);
+      expect(facts).toMatchObject({ binding: 'jsonrpc', operation: 'unknown', jsonrpcBatch: true });
+      expect(rules(facts)).toContain('a2a.jsonrpc-batch');
+    }
+  });
+
+  it('a batch cut at the read-ahead is still a batch', () => {
+    const big = [rpc('SendMessage', { message: { parts: [{ text: 'x'.repeat(200 * 1024) }] } }), rpc('GetTask')];
+    const facts = classify({ headers: V1 }, big);
+    expect(facts).toMatchObject({ jsonrpcBatch: true, partial: true });
+  });
+
+  it('a single request and an array on a REST route are no batch', () => {
+    expect(classify({ headers: V1 }, rpc('GetTask', { id: 't' })).jsonrpcBatch).toBeUndefined();
+    const rest = classify({ path: '/a2a/rest/message:send', headers: V1 }, [rpc('GetTask')]);
+    expect(rest).toMatchObject({ binding: 'rest', operation: 'SendMessage' });
+    expect(rest.jsonrpcBatch).toBeUndefined();
+  });
+});
+
+describe('JSON-RPC batches that do not parse', () => {
+  it('are no batch to refuse: the agent cannot read them either', () => {
+    expect(classify({ headers: V1 }, '[{"jsonrpc":"2.0"},').jsonrpcBatch).toBeUndefined();
   });
 });

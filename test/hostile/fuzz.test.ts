@@ -160,7 +160,8 @@ async function startFuzzAgent(plans: Map<number, Plan>, received: Map<number, Bu
 }
 
 const captures = listCaptures()
-  .filter((f) => !f.includes('--push-'))
+  // A JSON-RPC batch is refused by the gateway itself (-32600, issue #29), never passed through.
+  .filter((f) => !f.includes('--push-') && !f.includes('-rpc-batch'))
   .map(loadCapture)
   .filter((c) => c.response && !c.response.aborted && !isCard(c));
 

@@ -24,7 +24,7 @@ import { readRequestBody, REQUEST_PREFIX_BYTES, type RequestBody } from '../../p
 import type { ClientLimits } from '../../transport/client-limits.js';
 import type { TaskTracker } from '../../tasks/tracker.js';
 import { normaliseTarget, redactQuery } from './target.js';
-import { refusalOf } from './request-checks.js';
+import { codingRefusal, refusalOf } from './request-checks.js';
 import { forward, type ForwardRequest } from './forward.js';
 import { extendedCardRewrite } from './extended-card.js';
 import { answerUnknownAgent } from './unrouted.js';
@@ -116,7 +116,7 @@ function checkHead(
   const target = normaliseTarget(rest);
   const path = target.ok ? target.target : rest;
   const refusal = target.ok
-    ? refusalOf(call.req, trusted, deps.limits.headerCount)
+    ? (refusalOf(call.req, trusted, deps.limits.headerCount) ?? codingRefusal(call.req))
     : new GatewayError('REQUEST_INVALID', `refused: ${target.why}`, { agent: upstream.name });
   const recordPath = deps.queryStrings === 'keep' ? path : redactQuery(path);
   return { path, upstreamPath: upstream.basePath + path, recordPath, refusal, refuseUnread: false };

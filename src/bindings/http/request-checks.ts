@@ -9,6 +9,11 @@
  *   host syntax (RFC 3986 §3.2.2, RFC 9110 §7.2) — the card rewrite and `X-Forwarded-Host` put
  *   it into URLs, so `"><script>` or a second host must never get that far. The same goes for a
  *   trusted proxy's `X-Forwarded-Host` and `X-Forwarded-Proto`.
+ * - A compressed request body (`Content-Encoding` other than `identity`, any casing, any list):
+ *   415 with `Accept-Encoding: identity` (RFC 9110 §15.5.16 and §12.5.3). Every body check of
+ *   the pipeline (the push-webhook guard, ownership, rules, inspection) reads the body as sent,
+ *   and an agent behind may well inflate what the gateway could not read (Express body-parser
+ *   does), so a body the gateway cannot read is never forwarded (issue #29; docs/security.md).
  */
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../../errors/gateway-error.js';
@@ -43,6 +48,24 @@ export function refusalOf(req: IncomingMessage, trusted: boolean, headerCount: n
     return new GatewayError('REQUEST_INVALID', 'the Host header is not a host');
   if (trusted) return forwardedRefusal(req);
   return undefined;
+}
+
+const ACCEPT_IDENTITY = { 'accept-encoding': 'identity' };
+
+/**
+ * The refusal of a compressed request body, on the agent routes (pipeline step 2, answered after
+ * step 3 in the caller's protocol). The hot path pays one header lookup: an uncompressed request
+ * has no `Content-Encoding`, and nothing else is looked at.
+ */
+export function codingRefusal(req: IncomingMessage): GatewayError | undefined {
+  const coding = req.headers['content-encoding'];
+  if (coding === undefined) return undefined;
+  if (coding.trim().toLowerCase() === 'identity' || coding.trim() === '') return undefined;
+  // A body-less request (GET, or a declared length of 0) carries nothing to decode.
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return undefined;
+  const message = `the request body is Content-Encoding ${JSON.stringify(coding.slice(0, 32))}; the gateway reads and checks only uncompressed bodies (send it with no Content-Encoding)`;
+  return new GatewayError('UNSUPPORTED_MEDIA_TYPE', message, {}, { headers: ACCEPT_IDENTITY });
 }
 
 function forwardedRefusal(req: IncomingMessage): GatewayError | undefined {
