@@ -8,16 +8,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { connect as netConnect } from 'node:net';
 import { Agent, request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
+import { eventually, getTask, rawCall, sendMessageRequest, SERVICE } from '../grpc/support/raw-grpc.js';
+import { startFakeAgent, type FakeAgent } from '../grpc/support/fake-agent.js';
 
 const held: ServerResponse[] = [];
 const arrived: string[] = [];
 let upstream: Awaited<ReturnType<typeof scriptedUpstream>>;
 let open: RunningGateway;
 let keyed: RunningGateway;
+/** A gRPC agent that never answers: every call it gets stays in flight. */
+let grpcAgent: FakeAgent;
 /** Client A from 127.0.0.1, client B from 127.0.0.2 (Linux answers the whole 127/8 on loopback). */
 const clientA = new Agent({ connections: 20 });
 const clientB = new Agent({ connections: 20, localAddress: '127.0.0.2' });
@@ -38,7 +44,11 @@ beforeAll(async () => {
       .writeHead(200, { 'content-type': 'application/json' })
       .end('{"jsonrpc":"2.0","id":7,"result":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}');
   });
-  open = await startTestGateway({ a: agent(upstream.url) });
+  grpcAgent = await startFakeAgent();
+  open = await startTestGateway(
+    { a: agent(upstream.url), g: { ...agent(upstream.url), grpc: { url: grpcAgent.url, listen: { port: 0 } } } },
+    { listen: { host: '127.0.0.1', port: 0, grpc: { port: 0 } } },
+  );
   keyed = await startTestGateway(
     { a: { ...agent(upstream.url), access: { taskOwnership: false } } },
     { auth: { apiKeys: { alice: { key: 'alice-key-0123456789' }, bob: { key: 'bob-key-0123456789' } } } },
@@ -49,6 +59,7 @@ afterAll(async () => {
   await open.close();
   await keyed.close();
   await upstream.close();
+  await grpcAgent.close();
   await clientA.close();
   await clientB.close();
 });
@@ -120,8 +131,42 @@ describe('each caller gets a bounded share of an agent’s unary calls', () => {
     await Promise.all((await Promise.all(blocking)).map((r) => r.body.text()));
   });
 
+  it('on gRPC: A’s call past its share is RESOURCE_EXHAUSTED at once, B’s call reaches the agent', async () => {
+    const session = (localAddress: string) =>
+      new Promise<ClientHttp2Session>((resolve, reject) => {
+        const port = open.grpcPorts.agents.get('g')!;
+        const s = connect(`http://127.0.0.1:${port}`, {
+          createConnection: () => netConnect({ host: '127.0.0.1', port, localAddress }),
+        });
+        s.once('remoteSettings', () => resolve(s));
+        s.once('error', reject);
+      });
+    const [a, b] = await Promise.all([session('127.0.0.1'), session('127.0.0.2')]);
+    try {
+      const send = (s: ClientHttp2Session) =>
+        rawCall(s, `${SERVICE}SendMessage`, { body: sendMessageRequest('hold'), ms: 10_000 });
+      const blocking = [send(a), send(a)];
+      await eventually(() => grpcAgent.streams.length >= 2, 3000, 'A’s two calls reaching the agent');
+      const refused = await rawCall(a, `${SERVICE}SendMessage`, { body: sendMessageRequest('one more'), ms: 3000 });
+      expect(refused.status?.code).toBe(8); // RESOURCE_EXHAUSTED
+      expect(refused.status?.reason).toBe('CLIENT_SHARE_EXCEEDED');
+      expect(grpcAgent.streams).toHaveLength(2);
+      // B's GetTask is placed on the agent (which never answers it either).
+      const bCall = rawCall(b, `${SERVICE}GetTask`, { body: getTask('t1'), ms: 10_000 });
+      await eventually(() => grpcAgent.streams.length >= 3, 3000, 'B’s call reaching the agent');
+      expect(grpcAgent.streams[2]!.headers[':path']).toBe(`${SERVICE}GetTask`);
+      a.destroy();
+      b.destroy();
+      await Promise.allSettled([...blocking, bCall]);
+    } finally {
+      a.destroy();
+      b.destroy();
+    }
+  });
+
   it('counts the refusals in a2a_rejections_total', async () => {
     const metrics = await (await fetch(open.metricsUrl!)).text();
     expect(metrics).toMatch(/a2a_rejections_total\{agent="a",reason="CLIENT_SHARE_EXCEEDED"\} 2/);
+    expect(metrics).toMatch(/a2a_rejections_total\{agent="g",reason="CLIENT_SHARE_EXCEEDED"\} 1/);
   });
 });
