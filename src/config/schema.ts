@@ -122,7 +122,14 @@ const agentObject = z
       .strict()
       .prefault({}),
     /** Overrides of the gateway-wide `limits` for this agent. */
-    limits: z.object({ bodyBytes: sizeValue.optional() }).strict().prefault({}),
+    limits: z
+      .object({
+        bodyBytes: sizeValue.optional(),
+        /** Unary calls in flight to this agent per principal (or client address); 0: no cap. Default: half of `connections`. */
+        callsPerClient: z.number().int().min(0).max(100_000).optional(),
+      })
+      .strict()
+      .prefault({}),
     /** Who may call this agent and which operations (docs/security.md "Access control"). */
     access: agentAccessSchema,
     auth: agentAuthSchema,

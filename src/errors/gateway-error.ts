@@ -20,6 +20,8 @@ export const GATEWAY_ERROR_REASONS = [
   'REQUEST_TIMEOUT',
   /** Every connection to the agent stayed busy past `timeouts.queue`. */
   'AGENT_BUSY',
+  /** The caller already has its share of the agent's calls in flight (`agents.{name}.limits.callsPerClient`). */
+  'CLIENT_SHARE_EXCEEDED',
   /** No credentials, or ones the gateway does not accept (`auth`). */
   'UNAUTHENTICATED',
   /** An authenticated caller that the agent's `access` rules do not admit. */
@@ -58,6 +60,7 @@ export const REJECTION_REASONS = [
   'HEADERS_TOO_LARGE',
   'REQUEST_TIMEOUT',
   'AGENT_BUSY',
+  'CLIENT_SHARE_EXCEEDED',
 ] as const satisfies readonly GatewayErrorReason[];
 
 /** HTTP status and the google.rpc status name used in A2A REST error bodies (spec §11.6). */
@@ -75,6 +78,8 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   HEADERS_TOO_LARGE: [431, 'RESOURCE_EXHAUSTED'],
   REQUEST_TIMEOUT: [408, 'DEADLINE_EXCEEDED'],
   AGENT_BUSY: [503, 'UNAVAILABLE'],
+  // The caller's own excess, as a rate limit: 429 (gRPC RESOURCE_EXHAUSTED), not the 503 of a busy agent.
+  CLIENT_SHARE_EXCEEDED: [429, 'RESOURCE_EXHAUSTED'],
   UNAUTHENTICATED: [401, 'UNAUTHENTICATED'],
   PERMISSION_DENIED: [403, 'PERMISSION_DENIED'],
   RATE_LIMITED: [429, 'RESOURCE_EXHAUSTED'],

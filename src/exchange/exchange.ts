@@ -85,6 +85,11 @@ export class Exchange {
   responseTrailers: ResponseHeaders | undefined = undefined;
   /** The agent's replica the call went to (pipeline step 3c); undefined while not placed, or refused before. */
   replica: Replica | undefined = undefined;
+  /**
+   * The caller whose share of the agent's unary calls this call holds (pipeline step 3c,
+   * src/transport/client-shares.ts); given back when the exchange finishes (src/fleet/observer.ts).
+   */
+  shareKey: string | undefined = undefined;
   /** Set when the call is translated between A2A versions (pipeline step 3d, src/translate/). */
   translation: Translation | undefined = undefined;
   /**

@@ -1,5 +1,6 @@
 /**
- * The fleet's exchange observer: a placed call holds its replica until the exchange finishes
+ * The fleet's exchange observer: a placed call holds its replica (and its caller's share of the
+ * agent's calls, src/transport/client-shares.ts) until the exchange finishes
  * (the picker's measure, replica-pick.ts), and its outcome is the replica's passive health signal
  * (replica-health.ts `called`). Pins are written from the tracker's namings (pins.ts) for agents with several
  * replicas: with one there is nothing to choose.
@@ -32,6 +33,8 @@ export function fleetObserver(): ExchangeObserver {
   return {
     name: 'fleet',
     onFinish(exchange) {
+      // The caller's share of the agent's calls (pipeline step 3c), given back exactly once: finish is.
+      if (exchange.shareKey !== undefined) exchange.upstream.shares?.release(exchange.shareKey);
       const replica = exchange.replica;
       if (replica === undefined) return;
       replica.health.outstanding--;

@@ -7,7 +7,8 @@
  *      later stage reads these facts (classify.ts)
  *      3a. a tenant the agent's `tenants` does not list → refused (access/tenants.ts)
  *      3b. access control: who calls, how often, may they, whose task, a safe webhook (access/gate.ts)
- *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts)
+ *      3c. the agent's replica: the one a task or conversation is pinned to, else the picker's (fleet/placement.ts);
+ *          a unary call past its caller's share of the agent's calls → refused (transport/client-shares.ts)
  *      3d. version translation: a call in the other version than the agent's `translate` names is
  *          translated both ways by the binding's relay, its resume's continuation, rescue and
  *          replay (translate/)
@@ -41,6 +42,8 @@ import { jsonRpcBatchRefused } from '../errors/a2a-error.js';
 import { RequestClassifier } from './classify.js';
 import type { RequestBody } from './request-body.js';
 import type { Binding, Prepared } from './binding.js';
+import type { ClientShares } from '../transport/client-shares.js';
+import { GatewayError } from '../errors/gateway-error.js';
 
 export interface PipelineDeps {
   readonly upstreams: ReadonlyMap<string, Upstream>;
@@ -106,6 +109,10 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       exchange.replica = replica;
       if (upstream.config.replicated) exchange.record.replica = replica.url;
       replica.health.outstanding++; // until the exchange finishes (src/fleet/observer.ts)
+      // The caller's share of the agent's unary calls, until the exchange finishes (off: one read).
+      if (upstream.shares && !longLived(call, exchange)) {
+        takeShare(exchange, upstream.shares, admission.principal?.id ?? clientAddress(call, trusted));
+      }
       // 3d. Version translation (off: one property read).
       const translation = translationOf(exchange.request, upstream.config.translate?.agentVersion);
       if (translation) exchange.translate(translation);
@@ -145,6 +152,30 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       inFlight.delete(ticket);
     }
   };
+}
+
+/**
+ * A stream (SendStreamingMessage, SubscribeToTask, anything asking for `text/event-stream`):
+ * it uses the agent's `streams` pool, which `streamConnections` sizes for many long-lived calls,
+ * so it is not counted against the caller's share of the unary calls (the HTTP binding's pool choice).
+ */
+function longLived(call: ClientCall, exchange: Exchange): boolean {
+  return exchange.request?.streaming === true || (call.headers.accept?.includes('text/event-stream') ?? false);
+}
+
+/** Counts the call in its caller's share, or refuses it before anything is sent (429). */
+function takeShare(exchange: Exchange, shares: ClientShares, caller: string): void {
+  if (shares.take(caller)) {
+    exchange.shareKey = caller;
+    return;
+  }
+  const agent = exchange.upstream.name;
+  throw new GatewayError(
+    'CLIENT_SHARE_EXCEEDED',
+    `this caller already has ${shares.limit} calls in flight to agent "${agent}" (its share); retry when one ends`,
+    { agent },
+    { headers: { 'retry-after': '1' } },
+  );
 }
 
 /** Reads the body (observers see every chunk) and classifies the call from it. */

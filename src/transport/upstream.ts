@@ -13,6 +13,7 @@ import type { ReplicaConfig } from '../config/fleet-schema.js';
 import type { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
 import { ReplicaPicker } from './replica-pick.js';
+import { ClientShares, defaultCallsPerClient } from './client-shares.js';
 
 export interface Upstream {
   readonly name: string;
@@ -25,6 +26,8 @@ export interface Upstream {
   /** Configured extra headers, as [name, value] pairs. */
   readonly extraHeaders: ReadonlyArray<readonly [string, string]>;
   readonly config: AgentConfig;
+  /** Each caller's share of the unary calls in flight (`limits.callsPerClient`); undefined: off (0). */
+  readonly shares: ClientShares | undefined;
 }
 
 /**
@@ -93,7 +96,13 @@ export function createUpstream(name: string, config: AgentConfig): Upstream {
     picker: new ReplicaPicker(replicas),
     extraHeaders: Object.entries(config.headers),
     config,
+    shares: sharesOf(config),
   };
+}
+
+function sharesOf(config: AgentConfig): ClientShares | undefined {
+  const limit = config.limits.callsPerClient ?? defaultCallsPerClient(config.connections);
+  return limit > 0 ? new ClientShares(limit) : undefined;
 }
 
 export async function closeUpstream(upstream: Upstream): Promise<void> {

@@ -29,7 +29,14 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   gateway = await startTestGateway({
-    a: { url: upstream.url, connections: 2, streamConnections: 50, timeouts: { queue: '300ms' } },
+    // The queue itself: one client fills the pool here, so no per-caller share (fair-share.test.ts has it).
+    a: {
+      url: upstream.url,
+      connections: 2,
+      streamConnections: 50,
+      timeouts: { queue: '300ms' },
+      limits: { callsPerClient: 0 },
+    },
   });
 });
 afterAll(async () => {
