@@ -50,7 +50,7 @@ describe('access-control config contract', () => {
   it('validates the example once the abbreviated digest is written out, and only that is refused verbatim', () => {
     expect(problems(CONTRACT)).toEqual(['auth.apiKeys.ops-bot.sha256: must be 64 hex digits (the SHA-256 of the key)']);
     const config = parseConfig(CONTRACT.replace('9f86d08…', SHA256_OF_TEST), 'gw.yaml', ENV);
-    expect(config.admin).toEqual({ listen: { host: '127.0.0.1', port: 9464 }, token: ENV.ADMIN_TOKEN });
+    expect(config.admin).toEqual({ listen: { host: '127.0.0.1', port: 9464 }, token: ENV.ADMIN_TOKEN, hosts: [] });
     expect(config.auth!.apiKeys['planner']).toEqual({ key: ENV.PLANNER_KEY, groups: ['team-a'] });
     expect(config.auth!.jwt).toMatchObject({ principalClaim: 'sub', groupsClaim: 'groups', clockSkew: 30_000 });
     expect(config.pushNotifications).toMatchObject({
@@ -70,7 +70,7 @@ describe('access-control config contract', () => {
 
   it('defaults: admin on loopback 9464 without token, no auth, push guard on, public cards', () => {
     const config = parseConfig('agents:\n  a:\n    url: http://h:1\n', 'gw.yaml', {});
-    expect(config.admin).toEqual({ listen: { host: '127.0.0.1', port: 9464 } });
+    expect(config.admin).toEqual({ listen: { host: '127.0.0.1', port: 9464 }, hosts: [] });
     expect(config.auth).toBeUndefined();
     expect(config.pushNotifications).toEqual({ guard: true, allow: [], resolveTimeout: 2000 });
     expect(config.agents['a']!.access).toEqual({ methods: {}, publicCard: true });
