@@ -16,6 +16,8 @@ import { startTestGateway } from '../support/gateway.js';
 import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { frame, grpcHeaders, rawCall, sendMessageRequest, SERVICE } from '../grpc/support/raw-grpc.js';
 import { startFakeAgent, type FakeAgent } from '../grpc/support/fake-agent.js';
+import { scriptedUpstream } from '../support/scripted-upstream.js';
+import { openSocket } from '../support/raw-http.js';
 
 const BURST = 500;
 const PER_CONNECTION = 100; // limits.grpc.prematureResets' default
@@ -29,21 +31,33 @@ const STREAMS = 10;
 let peer: Peer;
 let agent: FakeAgent;
 let gw: RunningGateway;
+/** An HTTP agent that counts the requests it gets. */
+let httpAgent: Awaited<ReturnType<typeof scriptedUpstream>>;
+let httpRequests = 0;
 
 beforeAll(async () => {
   // The agent never answers: every call forwarded to it is still open when the client resets it.
-  [peer, agent] = await Promise.all([startPeerV1({ grpc: true }), startFakeAgent()]);
+  [peer, agent, httpAgent] = await Promise.all([
+    startPeerV1({ grpc: true }),
+    startFakeAgent(),
+    scriptedUpstream((req, res) => {
+      httpRequests++;
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    }),
+  ]);
   gw = await startTestGateway(
     {
       target: { url: peer.url, grpc: { url: agent.url, listen: { port: 0 } } },
       reviewer: { url: peer.url, grpc: { listen: { port: 0 } } },
+      plain: { url: httpAgent.url },
     },
     { listen: { host: '127.0.0.1', port: 0 }, limits: { grpc: { concurrentStreams: STREAMS } } },
   );
 });
 afterAll(async () => {
   await gw?.close();
-  await Promise.all([peer?.close(), agent?.close()]);
+  await Promise.all([peer?.close(), agent?.close(), httpAgent?.close()]);
 });
 
 const portOf = (name: string): number => gw.grpcPorts.agents.get(name)!;
@@ -141,5 +155,30 @@ describe('HTTP/2 rapid reset on the gRPC listener', () => {
     );
     expect(refused).toBe(true);
     expect(await wellBehaved()).toBe(0);
+  });
+
+  it('HTTP/1.1: a client that closes before its body has arrived is not forwarded', async () => {
+    const before = httpRequests;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} });
+    const closed = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const socket = await openSocket(gw.url);
+        socket.on('error', () => {});
+        const gone = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        socket.write(`POST /agents/plain/ HTTP/1.1\r\nhost: gw\r\ncontent-type: application/json\r\n`);
+        socket.write(`content-length: ${body.length + 100}\r\n\r\n${body}`);
+        socket.destroy();
+        return gone;
+      }),
+    );
+    expect(closed).toHaveLength(20);
+    // A whole request after them is forwarded: the agent has then seen everything it will.
+    const res = await fetch(`${gw.url}/agents/plain/`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect(httpRequests - before).toBe(1);
   });
 });
