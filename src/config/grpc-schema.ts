@@ -71,6 +71,14 @@ export const grpcLimitsSchema = z
     idleTimeout: duration('5m'),
     /** HTTP/2 PING on a connection whose streams have been quiet this long (0: off). */
     ping: duration('30s'),
+    /**
+     * Streams a client may reset on one connection before their answer started (within 1 s of
+     * opening them; HTTP/2 rapid reset, CVE-2023-44487); past it, and at least half its streams,
+     * the connection gets GOAWAY ENHANCE_YOUR_CALM (0: off).
+     */
+    prematureResets: z.number().int().min(0).max(1_000_000).default(100),
+    /** The same across one client address's connections in 10 s; past it they are closed and new ones refused for 10 s (0: off). */
+    prematureResetsPerClient: z.number().int().min(0).max(1_000_000).default(200),
   })
   .strict()
   .prefault({});

@@ -117,6 +117,10 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       const translation = translationOf(exchange.request, upstream.config.translate?.agentVersion);
       if (translation) exchange.translate(translation);
 
+      // The client left while its call was read and admitted (an HTTP/2 stream reset, a closed
+      // connection): nothing is forwarded or answered for it (HTTP/2 rapid reset, CVE-2023-44487).
+      if (call.closed) throw clientLeft();
+
       // 4. An answer the gateway gives itself.
       const routed = { call, exchange, path: head.path, byHost, trusted, admission, replica };
       const itself = binding.answerItself?.(routed);
@@ -176,6 +180,11 @@ function takeShare(exchange: Exchange, shares: ClientShares, caller: string): vo
     { agent },
     { headers: { 'retry-after': '1' } },
   );
+}
+
+/** Thrown for a call whose client left before it was forwarded: answered as `client-gone`. */
+export function clientLeft(): Error {
+  return new Error('the client left before its call was forwarded');
 }
 
 /** Reads the body (observers see every chunk) and classifies the call from it. */

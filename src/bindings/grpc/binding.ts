@@ -23,6 +23,7 @@ import { encodeGrpcFrame } from '../../codec/grpc-frames.js';
 import type { RequestBody } from '../../pipeline/request-body.js';
 import type { Replica } from '../../transport/replica.js';
 import type { Binding, HeadCheck, Prepared, RoutedCall } from '../../pipeline/binding.js';
+import { clientLeft } from '../../pipeline/pipeline.js';
 import type { GrpcCall, GrpcClientCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
 import { relayGrpc } from './relay.js';
@@ -104,6 +105,7 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
     },
     relay: async ({ call, exchange }, prepared, body) => {
       const channel = await channelOf(exchange, deps);
+      if (call.closed) throw clientLeft(); // reset while the agent's connection was made: never opened
       const { deadline, rewrite } = prepared;
       const left = deadline === undefined ? undefined : deadline - Date.now();
       const upstream = channel.request(h2Headers(call.target, channel, prepared.headers, left));

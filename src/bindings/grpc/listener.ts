@@ -5,8 +5,10 @@
  * HTTP/2 settings, set from `limits` (principle 19): concurrent streams per connection, header
  * list size and pairs, session memory (past it Node refuses new streams with
  * ENHANCE_YOUR_CALM), the connection caps of the HTTP listener, and an idle timeout. Node's
- * http2 also bounds unacknowledged PINGs and SETTINGS and resets a client that floods RST_STREAM
- * (its defaults are kept). A PING every `limits.grpc.ping` on connections with open calls is
+ * http2 also bounds unacknowledged PINGs and SETTINGS (its defaults are kept). Streams a client
+ * resets before their answer started (HTTP/2 rapid reset) are counted per connection and per
+ * client address, which past `limits.grpc.prematureResets` / `prematureResetsPerClient` are sent
+ * GOAWAY and closed (reset-guard.ts). A PING every `limits.grpc.ping` on connections with open calls is
  * the gRPC counterpart of the SSE keepalive comment: proxies and NATs do not drop a quiet stream.
  */
 import {
@@ -16,10 +18,13 @@ import {
   type Http2ServerResponse,
   type ServerHttp2Session,
 } from 'node:http2';
+import type { Socket } from 'node:net';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ClientLimits } from '../../transport/client-limits.js';
 import { capPerClient } from '../../transport/client-limits.js';
 import { grpcFailureOf, sendGrpcFailure } from '../../errors/grpc-answer.js';
+import { normalizeAddress } from '../../transport/peer.js';
+import { ClientResetBudget, watchResets } from './reset-guard.js';
 
 /** What the current config generation answers gRPC with (read once per call). */
 export interface GrpcHandlers {
@@ -39,6 +44,8 @@ export interface GrpcListenerDeps {
   readonly limits: ClientLimits;
   /** A per-agent listener: every call is this agent's. */
   readonly agent?: string;
+  /** Premature resets per client address, shared by every gRPC listener (reset-guard.ts). */
+  readonly resets?: ClientResetBudget;
 }
 
 const MIB = 1024 * 1024;
@@ -52,6 +59,7 @@ export interface GrpcListener {
 export function createGrpcListener(deps: GrpcListenerDeps): GrpcListener {
   const { limits } = deps;
   const sessions = new Set<ServerHttp2Session>();
+  const resets = deps.resets ?? new ClientResetBudget(limits.grpc.prematureResetsPerClient);
   const server = createServer(
     {
       settings: {
@@ -67,10 +75,17 @@ export function createGrpcListener(deps: GrpcListenerDeps): GrpcListener {
   );
   server.maxConnections = limits.connections;
   if (limits.connectionsPerClient > 0) capPerClient(server, limits.connectionsPerClient);
+  if (resets.enabled) {
+    // A client past its reset budget is refused as it connects, before anything is read.
+    server.on('connection', (socket: Socket) => {
+      if (resets.refused(normalizeAddress(socket.remoteAddress))) socket.destroy();
+    });
+  }
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
     watchSession(session, limits);
+    watchResets(session, limits.grpc.prematureResets, resets);
   });
   return { server, sessions };
 }

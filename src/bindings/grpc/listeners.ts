@@ -8,6 +8,7 @@ import type { GatewayConfig } from '../../config/schema.js';
 import { listenAt, type ListenAt } from '../../transport/listen.js';
 import { closeGrpcListener, createGrpcListener, type GrpcHandlers, type GrpcListener } from './listener.js';
 import type { GrpcPorts } from '../../cards/grpc-address.js';
+import { ClientResetBudget } from './reset-guard.js';
 
 export { grpcPorts, type GrpcPorts } from '../../cards/grpc-address.js';
 
@@ -25,8 +26,10 @@ export async function openGrpcListeners(
   ports: GrpcPorts,
 ): Promise<GrpcListeners> {
   const result: GrpcListeners = { ports, url: undefined, open: [] };
+  // One client's premature resets count across every gRPC listener (reset-guard.ts).
+  const resets = new ClientResetBudget(config.limits.grpc.prematureResetsPerClient);
   const start = async (at: ListenAt, key: string, agent?: string) => {
-    const listener = createGrpcListener({ handlers, isDraining, limits: config.limits, agent });
+    const listener = createGrpcListener({ handlers, isDraining, limits: config.limits, agent, resets });
     result.open.push(listener);
     const url = await listenAt(listener.server, at, key);
     return { url, port: Number(new URL(url).port) };

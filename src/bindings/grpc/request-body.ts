@@ -28,7 +28,7 @@ export function readGrpcBody(
     const chunks: Buffer[] = [];
     const settle = (err?: Error) => {
       watch.stop();
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted).off('close', onAborted);
       if (err) {
         // The rest is discarded, not held: the refusal's RST_STREAM ends the stream, and a paused
         // stream with data in Node's buffers keeps the client's whole connection from closing
@@ -46,6 +46,7 @@ export function readGrpcBody(
     const onEnd = () => settle();
     const onError = (err: Error) => settle(err);
     const onAborted = () => settle(new Error('client went away'));
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+    // A stream closed before its message ended (reset, or its connection closed) is not read on.
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted).on('close', onAborted);
   });
 }
