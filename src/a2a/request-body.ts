@@ -48,6 +48,16 @@ const PUSH_URL_IN_CREATE = [
   'config.pushNotificationConfig.url',
   'config.push_notification_config.url',
 ];
+/** The names an agent may read a ListTasks page token by: ProtoJSON parsers take the json name
+ * and the proto field name alike (ListTasksRequest.page_token, docs/proto/a2a-v1.0.0.proto). */
+export const PAGE_TOKEN_NAMES: readonly string[] = ['pageToken', 'page_token'];
+
+/** Whether a query parameter's decoded name is a page token to an agent: either name, or one with
+ * a suffix (`pageToken[]` is an array to an Express agent's extended query parser). */
+export function isPageTokenParam(name: string): boolean {
+  return PAGE_TOKEN_NAMES.some((n) => name.startsWith(n));
+}
+
 const REQUEST_FIELDS = [
   'id',
   'taskId',
@@ -57,6 +67,7 @@ const REQUEST_FIELDS = [
   'historyLength',
   'contextId',
   'pushNotificationConfigId',
+  ...PAGE_TOKEN_NAMES,
   'configuration.returnImmediately',
   'configuration.blocking',
   'configuration.historyLength',
@@ -264,6 +275,22 @@ export function historyLengthIn(doc: unknown, root: BodyRoot, op: Operation): nu
  * `params.tenant`, a REST body's `tenant`. Empty is none (ProtoJSON's default). */
 export function tenantIn(doc: unknown, root: BodyRoot): string | undefined {
   return str(baseOf(doc, root)?.tenant) || undefined;
+}
+
+/**
+ * Every non-empty page token of a ListTasks request body (JSON-RPC `params`), in either spelling.
+ * A value that is not a string is kept as its JSON text: an SDK agent reads `String(value)`
+ * (`["t"]` is `"t"` to it), so it must count as a token — one that never opens (page-tokens.ts).
+ */
+export function pageTokensIn(doc: unknown, root: BodyRoot): string[] | undefined {
+  const base = baseOf(doc, root) as Record<string, unknown> | undefined;
+  const tokens: string[] = [];
+  for (const name of PAGE_TOKEN_NAMES) {
+    const value = base?.[name];
+    if (value === undefined || value === null || value === '') continue;
+    tokens.push(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return tokens.length > 0 ? tokens : undefined;
 }
 
 /** `params.tenant` and `params.contextId` of a JSON-RPC request. */

@@ -73,6 +73,9 @@ export interface RequestFacts {
   readonly taskIds?: readonly string[];
   /** The contexts a message names, in either spelling (context ownership). */
   readonly contextIds?: readonly string[];
+  /** ListTasks: every non-empty page token the request carries, in any spelling or place an agent
+   * may read one (`pageToken`, `page_token`; several are refused under task ownership, page-tokens.ts). */
+  readonly pageTokens?: readonly string[];
   readonly body: JsonBodyStatus;
   /** The whole body as `JSON.parse` returned it, when it was read that way (bodies up to
    * `parseBufferBytes`): the timeout rescue reuses it instead of parsing the body again. */

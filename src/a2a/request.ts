@@ -20,6 +20,8 @@ import {
   jsonRpcMethod,
   jsonRpcParam,
   tenantIn,
+  pageTokensIn,
+  isPageTokenParam,
   jsonRpcTaskIds,
   messageFacts,
   payloadVersion,
@@ -132,7 +134,7 @@ function classify(
   const specific = isJsonRpc
     ? jsonRpcFacts(doc, complete, wireVersion, status === 'malformed', findings)
     : route !== undefined
-      ? restFacts(route, doc, complete, query, opts, wireVersion)
+      ? restFacts(route, doc, complete, query, opts, wireVersion, head)
       : unknownRequest(head, findings);
   if (specific.pushUrl !== undefined && isNonPublic(classifyUrl(specific.pushUrl).hostClass)) {
     findings.add('a2a.push-url-private', specific.pushUrl.slice(0, 200));
@@ -164,6 +166,7 @@ function classify(
     pushUrls: specific.pushUrls,
     taskIds: specific.taskIds,
     contextIds: specific.contextIds,
+    pageTokens: specific.pageTokens,
     body: status,
     document,
     bodyBytes,
@@ -234,6 +237,7 @@ function jsonRpcFacts(
     pushUrls: pushUrls(doc, 'params', operation),
     taskIds: namedTaskIds(doc, 'params', operation, idNamesTask(operation, known?.version ?? wireVersion)),
     contextIds: namedContextIds(doc, 'params', operation),
+    pageTokens: operation === 'ListTasks' ? pageTokensIn(doc, 'params') : undefined,
   };
 }
 
@@ -254,6 +258,7 @@ function restFacts(
   query: ReadonlyMap<string, string>,
   opts: RequestDecoderOptions,
   wireVersion: ProtocolVersion,
+  head: RequestHead,
 ): SpecificFacts {
   const { operation } = route;
   const message = operation === 'SendMessage' || operation === 'SendStreamingMessage' ? messageFacts(doc, '') : {};
@@ -275,6 +280,7 @@ function restFacts(
     pushUrls: pushUrls(doc, '', operation),
     taskIds: namedTaskIds(doc, '', operation, false, route.taskId),
     contextIds: namedContextIds(doc, '', operation),
+    pageTokens: operation === 'ListTasks' ? queryPageTokens(head.query, head.path) : undefined,
   };
 }
 
@@ -305,6 +311,16 @@ function queryInPath(path: string): string {
   if (q < 0) return '';
   const next = path.indexOf('?', q + 1); // as `split('?')[1]`
   return next < 0 ? path.slice(q + 1) : path.slice(q + 1, next);
+}
+
+/** Every non-empty page token of a REST ListTasks target's query — everything after the first
+ * `?`, as an agent's query parser takes it — each parameter an agent may read as one, every repetition. */
+function queryPageTokens(query: string, path: string): string[] | undefined {
+  const q = path.indexOf('?');
+  const raw = query !== '' ? query : q < 0 ? '' : path.slice(q + 1);
+  const tokens: string[] = [];
+  for (const [name, value] of new URLSearchParams(raw)) if (isPageTokenParam(name) && value !== '') tokens.push(value);
+  return tokens.length > 0 ? tokens : undefined;
 }
 
 const NO_PARAMS: ReadonlyMap<string, string> = new Map();

@@ -8,6 +8,7 @@ import type { CardSecurity } from '../cards/security.js';
 import { Authenticator, type AuthOptions } from './authenticate.js';
 import { AccessGate, type AgentPolicy, type OwnerLookup } from './gate.js';
 import { PushGuard } from './push-guard.js';
+import { PageTokens, pageTokenKey } from './page-tokens.js';
 import { RateLimit, type SharedCounts } from './rate-limit.js';
 
 export interface AccessControl {
@@ -21,6 +22,8 @@ export interface AccessSources {
   readonly pushCapable: (agent: string) => Promise<boolean>;
   /** With `state.store: redis`: rate limits count in Redis, once for every replica. */
   readonly sharedCounts?: SharedCounts;
+  /** The process environment: a cluster worker's page-token key (page-tokens.ts PAGE_TOKEN_KEY_ENV). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 function authOptions(auth: NonNullable<GatewayConfig['auth']>): AuthOptions {
@@ -78,6 +81,7 @@ export function buildAccessControl(config: GatewayConfig, sources: AccessSources
     failClosed: config.state.redis?.failClosed ?? true,
     pushGuard: push.guard ? new PushGuard({ allow: push.allow, resolveTimeoutMs: push.resolveTimeout }) : undefined,
     pushCapable: sources.pushCapable,
+    pageTokens: new PageTokens(pageTokenKey(auth?.pageTokenSecret, sources.env ?? {})),
   });
   return { gate, cardSecurity: cardSecurityOf(config) };
 }

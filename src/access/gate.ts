@@ -24,6 +24,7 @@ import { checkOwnership, foreignContext, namedTaskIds } from './ownership.js';
 import { StoreUnavailable, type Owners } from '../tasks/tracker.js';
 import type { RateLimit } from './rate-limit.js';
 import type { PushGuard } from './push-guard.js';
+import type { PageTokens } from './page-tokens.js';
 
 /** One agent's access settings, built once from its config. */
 export interface AgentPolicy extends AccessRules {
@@ -47,6 +48,8 @@ export interface GateDeps {
   readonly pushGuard?: PushGuard;
   /** Whether the agent's card says it sends push notifications (for bodies too large to check). */
   readonly pushCapable: (agent: string) => Promise<boolean>;
+  /** Seals the agents' ListTasks page tokens for their callers under task ownership. */
+  readonly pageTokens: PageTokens;
 }
 
 export type OwnerLookup = (agent: string, ids: readonly string[]) => Promise<Owners>;
@@ -60,6 +63,9 @@ export interface Admission {
   /** The filter a 2xx (gRPC: status 0) answer goes through, in the caller's binding: ListTasks
    * under task ownership (list-tasks.ts, list-tasks-grpc.ts). */
   readonly answerFilter?: AnswerFilter;
+  /** ListTasks under task ownership: the agent's page token the caller's sealed one opened to;
+   * the binding puts it in the request in place of the caller's (page-token-request.ts). */
+  readonly agentPageToken?: string;
 }
 
 /** Nothing to strip or filter: `auth` is off, or the request is for the public card. */
@@ -124,12 +130,14 @@ export class AccessGate {
     const principal = await this.identify(exchange, access);
     await this.limitRate(exchange, policy, principal?.id ?? clientAddress, access);
     if (principal) this.checkRules(agent, policy, principal, operation, access);
+    let agentPageToken: string | undefined;
     if (principal && facts && policy.taskOwnership) {
       await this.checkOwner(agent, facts, principal, access);
       await this.checkContext(agent, facts, principal, access);
+      if (operation === 'ListTasks') agentPageToken = this.openPageToken(agent, facts, principal, access);
     }
     if (facts) await this.checkPush(exchange, facts, access);
-    return principal ? this.admission(agent, policy, principal, operation) : OPEN;
+    return principal ? this.admission(agent, policy, principal, operation, agentPageToken) : OPEN;
   }
 
   /**
@@ -171,14 +179,52 @@ export class AccessGate {
     });
   }
 
+  /**
+   * The agent's page token a ListTasks call's sealed one opens to (page-tokens.ts), or undefined
+   * for a first page. Any token that does not open for this agent and caller, or two that open
+   * differently, is refused as InvalidParams: the agent's own tokens name other callers' tasks.
+   */
+  private openPageToken(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts) {
+    if (facts.partial || facts.malformed) {
+      throw new GatewayError(
+        'REQUEST_INVALID',
+        'task ownership: a ListTasks request must be read whole to check its page token',
+        {
+          agent,
+        },
+      );
+    }
+    const tokens = facts.pageTokens ?? [];
+    const opened = new Set(tokens.map((token) => this.deps.pageTokens.open(token, agent, principal.id)));
+    if (opened.size === 0) return undefined;
+    const [only] = opened;
+    if (opened.size === 1 && only !== undefined) return only;
+    access.denied = 'foreign-page-token';
+    throw new A2AError(
+      'InvalidParams',
+      'pageToken was not issued by this gateway to this caller for this agent; list again from the first page',
+      {
+        rule: 'foreign-page-token',
+      },
+    );
+  }
+
   /** An authenticated caller's request: credentials stay here; a ListTasks answer is filtered. */
-  private admission(agent: string, policy: AgentPolicy, principal: Principal, operation: Operation): Admission {
+  private admission(
+    agent: string,
+    policy: AgentPolicy,
+    principal: Principal,
+    operation: Operation,
+    agentPageToken: string | undefined,
+  ): Admission {
     const filtered = policy.taskOwnership && operation === 'ListTasks';
     const owners = (ids: readonly string[]) => this.owners(this.deps.taskOwners, agent, ids);
+    const seal = (token: string) => this.deps.pageTokens.seal(token, agent, principal.id);
     return {
       principal,
       stripHeaders: filtered ? CREDENTIALS_AND_ENCODING : policy.forwardCredentials ? undefined : CREDENTIALS,
-      answerFilter: filtered ? ownedTasksFilter(agent, principal.id, owners) : undefined,
+      answerFilter: filtered ? ownedTasksFilter(agent, principal.id, owners, seal) : undefined,
+      agentPageToken,
     };
   }
 

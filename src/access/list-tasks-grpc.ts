@@ -2,7 +2,8 @@
  * Task ownership on ListTasks over gRPC (1.0 only: 0.3 has no ListTasks rpc), the protobuf twin
  * of list-tasks.ts: the ListTasksResponse (docs/proto/a2a-v1.0.0.proto: tasks 1, next_page_token
  * 2, page_size 3, total_size 4) keeps the tasks (Task: id 1) the caller owns, every other field as
- * the agent encoded it, in order; `total_size`, when the agent sent one, becomes the number kept.
+ * the agent encoded it, in order; `total_size`, when the agent sent one, becomes the number kept,
+ * and `next_page_token` is sealed for the caller (page-tokens.ts).
  * An answer that cannot be read (not protobuf, compressed, not one message) is refused, never
  * passed on.
  */
@@ -10,8 +11,10 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { concatBytes, eachField, rawFields, stringField, tryDecode, type RawField } from '../a2a/grpc/proto-read.js';
 import type { MessageResult, MessageRewrite } from '../exchange/answer-rewrite.js';
 import { ownedBy, unfilterable, type OwnersOf } from './list-tasks.js';
+import type { SealPageToken } from './page-tokens.js';
 
 const TASKS = 1;
+const NEXT_PAGE_TOKEN = 2;
 const TOTAL_SIZE = 4;
 /** Task.id */
 const TASK_ID = 1;
@@ -30,7 +33,12 @@ function taskIdOf(field: RawField): string | undefined {
   return read ? id || undefined : undefined;
 }
 
-async function filtered(message: Uint8Array, caller: string, ownersOf: OwnersOf): Promise<Uint8Array | string> {
+async function filtered(
+  message: Uint8Array,
+  caller: string,
+  ownersOf: OwnersOf,
+  seal: SealPageToken,
+): Promise<Uint8Array | string> {
   const fields = tryDecode(() => rawFields(message));
   if (fields === undefined) return 'not a ListTasksResponse (not valid protobuf)';
   const ids = fields.filter((f) => f.no === TASKS).map(taskIdOf);
@@ -43,8 +51,25 @@ async function filtered(message: Uint8Array, caller: string, ownersOf: OwnersOf)
     if (mine) kept++;
     return mine;
   });
-  const parts = fields.filter((_, i) => keep[i]).map((f) => (f.no === TOTAL_SIZE ? totalSize(f, kept) : f.raw));
-  return concatBytes(parts);
+  const parts = fields
+    .filter((_, i) => keep[i])
+    .map((f) => {
+      if (f.no === TOTAL_SIZE) return totalSize(f, kept);
+      return f.no === NEXT_PAGE_TOKEN ? sealedToken(f, seal) : f.raw;
+    });
+  if (parts.some((part) => part === undefined)) return 'its next_page_token is not a string';
+  return concatBytes(parts as Uint8Array[]);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** `next_page_token` sealed for the caller (an empty one, no next page, kept); undefined when unreadable. */
+function sealedToken(field: RawField, seal: SealPageToken): Uint8Array | undefined {
+  if (field.wireType !== WireType.LengthDelimited || field.value === undefined) return undefined;
+  const token = tryDecode(() => utf8.decode(field.value));
+  if (token === undefined) return undefined;
+  if (token === '') return field.raw;
+  return new BinaryWriter().tag(NEXT_PAGE_TOKEN, WireType.LengthDelimited).string(seal(token)).finish();
 }
 
 /** `total_size` as the number of tasks kept: the agent's count would tell how many tasks others have. */
@@ -54,10 +79,15 @@ function totalSize(field: RawField, kept: number): Uint8Array {
 }
 
 /** The rewrite for a grpc-status 0 ListTasks answer to `caller`. */
-export function grpcListTasksFilter(agent: string, caller: string, ownersOf: OwnersOf): MessageRewrite {
+export function grpcListTasksFilter(
+  agent: string,
+  caller: string,
+  ownersOf: OwnersOf,
+  seal: SealPageToken,
+): MessageRewrite {
   return {
     async apply(message): Promise<MessageResult> {
-      const out = await filtered(message, caller, ownersOf);
+      const out = await filtered(message, caller, ownersOf, seal);
       return typeof out === 'string' ? { refusal: unfilterable(agent, out) } : { message: out };
     },
     unreadable: (why) => ({ refusal: unfilterable(agent, why) }),

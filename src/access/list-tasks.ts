@@ -7,11 +7,13 @@
  *
  * `totalSize` becomes the number of tasks kept: the agent's count would tell the caller how many
  * tasks others have. Pages may therefore hold fewer than `pageSize` tasks (docs/security.md "Access control").
+ * `nextPageToken` is sealed for the caller: the agent's may name another caller's task (page-tokens.ts).
  */
 import type { JsonBinding } from '../a2a/operations.js';
 import type { BodyRewrite, RewriteResult } from '../exchange/answer-rewrite.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Owners } from '../tasks/tracker.js';
+import type { SealPageToken } from './page-tokens.js';
 
 /** Largest ListTasks answer the filter holds (a page of 100 tasks with history fits easily). */
 export const LIST_TASKS_MAX_BYTES = 8 * 1024 * 1024;
@@ -52,6 +54,7 @@ async function filtered(
   binding: JsonBinding,
   caller: string,
   ownersOf: OwnersOf,
+  seal: SealPageToken,
 ): Promise<Buffer | string> {
   let doc: unknown;
   try {
@@ -71,11 +74,20 @@ async function filtered(
   const tasks = (list.tasks as unknown[]).filter((task) => mine(idOf(task)));
   list.tasks = tasks;
   if ('totalSize' in list) list.totalSize = tasks.length;
+  const next = list.nextPageToken;
+  if (typeof next === 'string' && next !== '') list.nextPageToken = seal(next);
+  else if (next !== undefined && next !== '') return 'its nextPageToken is not a string';
   return Buffer.from(JSON.stringify(doc));
 }
 
 /** The rewrite for a 2xx ListTasks answer to `caller`. */
-export function listTasksFilter(agent: string, binding: JsonBinding, caller: string, ownersOf: OwnersOf): BodyRewrite {
+export function listTasksFilter(
+  agent: string,
+  binding: JsonBinding,
+  caller: string,
+  ownersOf: OwnersOf,
+  seal: SealPageToken,
+): BodyRewrite {
   return {
     maxBytes: LIST_TASKS_MAX_BYTES,
     oversize: unfilterable(
@@ -86,7 +98,7 @@ export function listTasksFilter(agent: string, binding: JsonBinding, caller: str
       const encoded = headerValue(headers, 'content-encoding');
       if (encoded && encoded !== 'identity')
         return { refusal: unfilterable(agent, `the answer is ${encoded}-encoded`) };
-      const out = await filtered(body, binding, caller, ownersOf);
+      const out = await filtered(body, binding, caller, ownersOf, seal);
       if (typeof out === 'string') return { refusal: unfilterable(agent, out) };
       if (out === body) return { body, headers };
       const kept: string[] = [];

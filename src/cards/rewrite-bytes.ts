@@ -17,6 +17,7 @@
  */
 import { compileScanPlan, type ScanPlan } from '../codec/json-scan-plan.js';
 import { locateJson, type MemberSpan, type SpanHit } from '../codec/json-spans.js';
+import { spliceBytes, type ByteEdit } from '../codec/byte-splice.js';
 import {
   ENTRY_BINDING_KEYS,
   INTERFACE_LISTS,
@@ -65,12 +66,6 @@ const PLANS: Record<CardPlace, ScanPlan> = { body: planFor('body'), result: plan
 const encoder = new TextEncoder();
 const lenient = new TextDecoder();
 
-interface Edit {
-  readonly start: number;
-  readonly end: number;
-  readonly bytes: Uint8Array;
-}
-
 /** A card names its interfaces: 1.0 `supportedInterfaces`, 0.3 `url` or `additionalInterfaces`. */
 function isCard(members: readonly MemberSpan[]): boolean {
   return members.some(
@@ -99,7 +94,7 @@ function whyNotCard(hits: readonly SpanHit[], place: CardPlace): string | undefi
 }
 
 /** Byte ranges that remove the members `drop` selects, commas included, the rest untouched. */
-function removals(members: readonly MemberSpan[], drop: (m: MemberSpan) => boolean): Edit[] {
+function removals(members: readonly MemberSpan[], drop: (m: MemberSpan) => boolean): ByteEdit[] {
   const none = new Uint8Array(0);
   const kept = members.findIndex((m) => !drop(m));
   if (kept < 0) {
@@ -107,7 +102,7 @@ function removals(members: readonly MemberSpan[], drop: (m: MemberSpan) => boole
     const last = members[members.length - 1];
     return first && last ? [{ start: first.keyStart, end: last.valueEnd, bytes: none }] : [];
   }
-  const edits: Edit[] = [];
+  const edits: ByteEdit[] = [];
   members.forEach((m, i) => {
     if (!drop(m)) return;
     // Before the first kept member: up to the next key (this member and the comma after it);
@@ -116,24 +111,6 @@ function removals(members: readonly MemberSpan[], drop: (m: MemberSpan) => boole
     else edits.push({ start: (members[i - 1] as MemberSpan).valueEnd, end: m.valueEnd, bytes: none });
   });
   return edits;
-}
-
-function splice(body: Uint8Array, edits: Edit[]): Uint8Array {
-  edits.sort((a, b) => a.start - b.start);
-  let size = body.length;
-  for (const e of edits) size += e.bytes.length - (e.end - e.start);
-  const out = new Uint8Array(size);
-  let from = 0;
-  let at = 0;
-  for (const e of edits) {
-    out.set(body.subarray(from, e.start), at);
-    at += e.start - from;
-    out.set(e.bytes, at);
-    at += e.bytes.length;
-    from = e.end;
-  }
-  out.set(body.subarray(from), at);
-  return out;
 }
 
 /** The card field a hit is (`url`, `supportedInterfaces[2].url`, …), or undefined for another path. */
@@ -197,7 +174,7 @@ export function rewriteCardBytes(
   }
 
   const decide = interfaceRewriter(agentUrl, publicAgentUrl, grpcAuthority);
-  const edits: Edit[] = [];
+  const edits: ByteEdit[] = [];
   const prefix = cardPath === '' ? '' : `${cardPath}.`;
   const grpc = grpcFields(hits, prefix);
   for (const hit of hits) {
@@ -228,5 +205,5 @@ export function rewriteCardBytes(
     }
     for (const hit of hits) if (hit.path === `${prefix}signatures`) signaturesDropped += hit.count ?? 0;
   }
-  return { body: edits.length > 0 ? splice(body, edits) : body, changed, untouched, signaturesDropped };
+  return { body: edits.length > 0 ? spliceBytes(body, edits) : body, changed, untouched, signaturesDropped };
 }

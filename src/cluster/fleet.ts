@@ -19,8 +19,11 @@ export class Fleet {
   readonly asker = new Asker();
   private readonly members = new Map<Worker, { ready: boolean }>();
 
+  /** `env`: variables every worker gets besides the primary's own (the shared page-token key). */
+  constructor(private readonly env: Readonly<Record<string, string>> = {}) {}
+
   fork(): Worker {
-    const worker = cluster.fork();
+    const worker = cluster.fork(this.env);
     this.members.set(worker, { ready: false });
     return worker;
   }

@@ -19,6 +19,7 @@ import { mergeExchanges } from './exchanges.js';
 import { clusterExposition } from './metrics.js';
 import { RELOAD_TOPIC, type ReloadAnswer } from './reload.js';
 import type { ReloadReport } from '../reload/report.js';
+import { PAGE_TOKEN_KEY_ENV, newPageTokenKey } from '../access/page-tokens.js';
 
 /** Crash loop: more than `workers` × this many deaths within the window and the primary gives up. */
 const DEATHS_PER_WORKER = 3;
@@ -48,7 +49,8 @@ export function runPrimary(config: GatewayConfig, count: number): void {
     config,
     count,
     log,
-    fleet: new Fleet(),
+    // One ListTasks page-token key for all workers: a page sealed by one opens on any (src/access/page-tokens.ts).
+    fleet: new Fleet({ [PAGE_TOKEN_KEY_ENV]: newPageTokenKey() }),
     deaths: new DeathWindow(count * DEATHS_PER_WORKER, DEATH_WINDOW_MS),
     announced: false,
     stopping: false,

@@ -90,6 +90,13 @@ export const authSchema = z
   .object({
     apiKeys: z.record(z.string().min(1), apiKey).default({}),
     jwt: jwt.optional(),
+    /**
+     * The secret ListTasks page tokens are sealed with under task ownership (src/access/page-tokens.ts):
+     * the same on every replica, from the environment (`"${PAGE_TOKEN_SECRET}"`). Absent: a random
+     * key per gateway process (its workers share it), so a page token does not outlive a restart
+     * nor work on another replica.
+     */
+    pageTokenSecret: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   })
   .strict()
   .refine(

@@ -118,7 +118,9 @@ export type ResumeOutcome = (typeof RESUME_OUTCOMES)[number];
 /**
  * Why access control refused a call: the authentication failures (`ambiguous-credentials`: more
  * than one credential header, src/access/authenticate.ts), `forbidden` (the
- * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task).
+ * agent's `access` rules), `not-owner` (task ownership: answered as an unknown task),
+ * `foreign-page-token` (a ListTasks page token this gateway did not issue to the caller for the
+ * agent, src/access/page-tokens.ts: answered as InvalidParams).
  */
 export const ACCESS_DENIALS = [
   'missing',
@@ -133,6 +135,7 @@ export const ACCESS_DENIALS = [
   'no-principal',
   'forbidden',
   'not-owner',
+  'foreign-page-token',
 ] as const;
 export type AccessDenial = (typeof ACCESS_DENIALS)[number];
 

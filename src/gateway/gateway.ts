@@ -149,6 +149,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     throw err;
   }
   warnOpenAdmin(config, parts.log);
+  warnLocalPageTokens(config, parts.log);
   const metricsUrl = config.metrics.enabled ? `${adminUrl}${config.metrics.path}` : undefined;
   generations.current.registry.start();
   generations.current.health.start();
@@ -233,7 +234,7 @@ function assemble(config: GatewayConfig, options: GatewayOptions, replicas: () =
   return {
     ...observed,
     observers: observersOf(config, options, observed),
-    accessControl: (next, upstreams, cards) => accessControlOf(next, upstreams, cards, stateStore),
+    accessControl: (next, upstreams, cards) => accessControlOf(next, upstreams, cards, stateStore, options.env ?? {}),
     reload: options.reload,
     adminSources: options.adminSources,
     state,
@@ -281,8 +282,10 @@ function accessControlOf(
   upstreams: ReadonlyMap<string, Upstream>,
   cards: CardCache,
   state: State,
+  env: Readonly<Record<string, string | undefined>>,
 ): AccessControl {
   return buildAccessControl(config, {
+    env,
     taskOwners: (agent, ids) => state.store.ownersOf(agent, ids),
     contextOwners: (agent, ids) => state.store.contextOwnersOf(agent, ids),
     sharedCounts: state.sharedCounts,
@@ -390,6 +393,17 @@ function settledWithin(calls: readonly ClientCall[], ms: number): Promise<void> 
       resolve();
     });
   });
+}
+
+/**
+ * With a shared store the gateway runs as several replicas: a ListTasks page token sealed with one
+ * replica's own key does not open on another (src/access/page-tokens.ts). Said once at start-up.
+ */
+function warnLocalPageTokens(config: GatewayConfig, log: Logger): void {
+  if (config.auth === undefined || config.auth.pageTokenSecret !== undefined || config.state.store !== 'redis') return;
+  log.warn(
+    'state.store is redis but auth.pageTokenSecret is not set: a ListTasks page token works only on the replica that issued it; set the same secret on every replica',
+  );
 }
 
 /**

@@ -166,28 +166,35 @@ describe('listTasksFilter', () => {
     null,
   ];
   const HEADERS = ['Content-Type', 'application/json', 'Content-Length', '999', 'ETag', 'W/"x"', 'X-Other', 'kept'];
+  const seal = (token: string) => `sealed(${token})`;
 
   const apply = async (binding: 'jsonrpc' | 'rest', doc: unknown, headers = HEADERS): Promise<RewriteResult> =>
-    listTasksFilter('agent', binding, 'alice', ownerOf).apply(Buffer.from(JSON.stringify(doc)), headers);
+    listTasksFilter('agent', binding, 'alice', ownerOf, seal).apply(Buffer.from(JSON.stringify(doc)), headers);
   const bodyOf = (result: RewriteResult) => {
     if ('refusal' in result) throw new Error(`refused: ${result.refusal.message}`);
     return JSON.parse(result.body.toString('utf8')) as Record<string, any>;
   };
 
-  it('JSON-RPC: keeps the caller’s tasks in result.tasks, totalSize the kept count, the rest untouched', async () => {
+  it('JSON-RPC: keeps the caller’s tasks in result.tasks, totalSize the kept count, nextPageToken sealed, the rest untouched', async () => {
     const doc = { jsonrpc: '2.0', id: 3, result: { tasks, nextPageToken: 'next', pageSize: 50, totalSize: 6 } };
     const out = bodyOf(await apply('jsonrpc', doc));
     expect(out).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      result: { tasks: [tasks[0], tasks[2]], nextPageToken: 'next', pageSize: 50, totalSize: 2 },
+      result: { tasks: [tasks[0], tasks[2]], nextPageToken: 'sealed(next)', pageSize: 50, totalSize: 2 },
     });
   });
 
-  it('REST: the body is the ListTasksResponse', async () => {
+  it('REST: the body is the ListTasksResponse; an empty nextPageToken (the last page) stays empty', async () => {
     const out = bodyOf(await apply('rest', { tasks, totalSize: 6, pageSize: 50, nextPageToken: '' }));
     expect(out.tasks.map((t: { id: string }) => t.id)).toEqual(['t1', 't3']);
     expect(out.totalSize).toBe(2);
+    expect(out.nextPageToken).toBe('');
+  });
+
+  it('refuses a nextPageToken that is not a string rather than pass it on unsealed', async () => {
+    const result = await apply('rest', { tasks, nextPageToken: { forged: true } });
+    expect('refusal' in result && result.refusal.message).toContain('nextPageToken is not a string');
   });
 
   it('without totalSize, none is added', async () => {
@@ -210,7 +217,7 @@ describe('listTasksFilter', () => {
 
   it('a JSON-RPC error envelope passes unchanged (the same bytes, the same headers)', async () => {
     const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'nope' } }));
-    const result = await listTasksFilter('agent', 'jsonrpc', 'alice', ownerOf).apply(body, HEADERS);
+    const result = await listTasksFilter('agent', 'jsonrpc', 'alice', ownerOf, seal).apply(body, HEADERS);
     expect(result).toEqual({ body, headers: HEADERS });
     if (!('refusal' in result)) expect(result.body).toBe(body);
   });
@@ -223,7 +230,7 @@ describe('listTasksFilter', () => {
     ['a REST error shape', 'rest', '{"error":{"code":500}}'],
     ['JSON null', 'rest', 'null'],
   ])('%s is refused, never passed on', async (_what, binding, text) => {
-    const result = await listTasksFilter('agent', binding, 'alice', ownerOf).apply(Buffer.from(text), HEADERS);
+    const result = await listTasksFilter('agent', binding, 'alice', ownerOf, seal).apply(Buffer.from(text), HEADERS);
     expect('refusal' in result).toBe(true);
     if ('refusal' in result) {
       expect(result.refusal).toBeInstanceOf(GatewayError);
@@ -243,7 +250,7 @@ describe('listTasksFilter', () => {
   });
 
   it('an answer larger than it holds is refused with its oversize error, not passed through', () => {
-    const filter = listTasksFilter('agent', 'rest', 'alice', ownerOf);
+    const filter = listTasksFilter('agent', 'rest', 'alice', ownerOf, seal);
     expect(filter.maxBytes).toBe(LIST_TASKS_MAX_BYTES);
     expect(filter.oversize).toBeInstanceOf(GatewayError);
     expect(filter.oversize?.reason).toBe('UPSTREAM_INVALID');
@@ -252,7 +259,7 @@ describe('listTasksFilter', () => {
 
   it('the owners of every listed task id are asked for at once, and only the caller’s are kept', async () => {
     const asked: string[][] = [];
-    const filter = listTasksFilter('agent', 'rest', 'bob', (ids) => (asked.push([...ids]), ownerOf(ids)));
+    const filter = listTasksFilter('agent', 'rest', 'bob', (ids) => (asked.push([...ids]), ownerOf(ids)), seal);
     const out = await filter.apply(Buffer.from(JSON.stringify({ tasks })), []);
     expect(asked).toEqual([['t1', 't2', 't3', 'unknown-to-the-gateway']]);
     expect(bodyOf(out).tasks).toEqual([tasks[1]]);

@@ -56,8 +56,16 @@ const storeOf =
 
 const ownerOf = (id: string) => (id.startsWith('a-') ? 'alice' : id.startsWith('b-') ? 'bob' : undefined);
 
-async function apply(bytes: Uint8Array, caller = 'alice', owners = storeOf(ownerOf)): Promise<MessageResult> {
-  return ownedTasksFilter('reviewer', caller, owners)('grpc').apply(bytes);
+/** Sealing is tested on its own below; elsewhere the token passes as it is. */
+const asIs = (token: string) => token;
+
+async function apply(
+  bytes: Uint8Array,
+  caller = 'alice',
+  owners = storeOf(ownerOf),
+  seal = asIs,
+): Promise<MessageResult> {
+  return ownedTasksFilter('reviewer', caller, owners, seal)('grpc').apply(bytes);
 }
 
 function messageOf(result: MessageResult): Uint8Array {
@@ -71,6 +79,15 @@ describe('ListTasks over gRPC under task ownership', () => {
     expect(out.tasks.map((t) => t.id)).toEqual(['a-1', 'a-2']);
     expect(out.tasks[0]).toEqual(decode(encode(answer(['a-1']))).tasks[0]);
     expect([out.nextPageToken, out.pageSize, out.totalSize]).toEqual(['next-page', 50, 2]);
+  });
+
+  it("seals next_page_token for the caller (the agent's may name another caller's task); an empty one stays", async () => {
+    const seal = (token: string) => `sealed(${token})`;
+    const out = decode(messageOf(await apply(encode(answer(['a-1', 'b-1'])), 'alice', storeOf(ownerOf), seal)));
+    expect(out.nextPageToken).toBe('sealed(next-page)');
+    const last = { ...answer(['a-1']), nextPageToken: '' } as Response;
+    const end = decode(messageOf(await apply(encode(last), 'alice', storeOf(ownerOf), seal)));
+    expect(end.nextPageToken).toBe('');
   });
 
   it('lists none for a caller who owns none', async () => {
@@ -95,6 +112,7 @@ describe('ListTasks over gRPC under task ownership', () => {
       'reviewer',
       'alice',
       storeOf(ownerOf),
+      asIs,
     )('grpc').unreadable('the answer is compressed');
     expect('refusal' in unreadable && unreadable.refusal.message).toContain('compressed');
   });

@@ -23,6 +23,8 @@ export interface GrpcRequestFields {
   pushConfigId?: string;
   /** ListTasksRequest.context_id. */
   listContextId?: string;
+  /** ListTasksRequest.page_token, every occurrence (the agent reads the last; page-tokens.ts). */
+  pageTokens?: string[];
   messageId?: string;
   messageContextId?: string;
   messageTaskId?: string;
@@ -161,10 +163,11 @@ const taskNameV03: Visit = (f, no, wt, r) => {
   f.pushConfigId = configOfName(name);
 };
 
-/** 1.0 ListTasksRequest: tenant 1, context_id 2, history_length 6. */
+/** 1.0 ListTasksRequest: tenant 1, context_id 2, page_token 5, history_length 6. */
 const listTasksV1: Visit = (f, no, wt, r) => {
   if (no === 1) f.tenant = stringField(wt, r);
   else if (no === 2) f.listContextId = stringField(wt, r);
+  else if (no === 5) (f.pageTokens ??= []).push(stringField(wt, r) ?? '');
   else if (no === 6) f.historyLength = varintField(wt, r);
 };
 

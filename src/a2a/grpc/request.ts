@@ -168,6 +168,7 @@ type MessageFacts = Pick<
   | 'pushUrls'
   | 'taskIds'
   | 'contextIds'
+  | 'pageTokens'
 >;
 
 /** proto3 strings are never absent, only empty: an empty id names nothing. */
@@ -192,6 +193,7 @@ function messageFacts(
     pushUrls: pushUrl === undefined ? undefined : [pushUrl],
     taskIds: namedTaskIds(f),
     contextIds: sends && nonEmpty(f?.messageContextId) !== undefined ? [f!.messageContextId!] : undefined,
+    pageTokens: nonEmptyList(f?.pageTokens),
   };
 }
 
@@ -228,4 +230,9 @@ function namedTaskIds(f: GrpcRequestFields | undefined): string[] | undefined {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === '' ? undefined : value;
+}
+
+function nonEmptyList(values: readonly (string | undefined)[] | undefined): string[] | undefined {
+  const kept = values?.filter((v): v is string => v !== undefined && v !== '');
+  return kept && kept.length > 0 ? kept : undefined;
 }

@@ -26,6 +26,7 @@ import type { Binding, HeadCheck, Prepared, RoutedCall } from '../../pipeline/bi
 import { clientLeft } from '../../pipeline/pipeline.js';
 import type { GrpcCall, GrpcClientCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
+import { grpcWithPageToken } from '../../access/page-token-request.js';
 import { relayGrpc } from './relay.js';
 import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
@@ -103,7 +104,7 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       });
       return true;
     },
-    relay: async ({ call, exchange }, prepared, body) => {
+    relay: async ({ call, exchange, admission }, prepared, body) => {
       const channel = await channelOf(exchange, deps);
       if (call.closed) throw clientLeft(); // reset while the agent's connection was made: never opened
       const { deadline, rewrite } = prepared;
@@ -111,10 +112,21 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
       const upstream = channel.request(h2Headers(call.target, channel, prepared.headers, left));
       const grpcCall = { req: call.req, res: call.res, exchange };
       const resume = prepared.resumable ? resumableRelay(grpcCall, deps.windows) : undefined;
-      return relayGrpc(grpcCall, { upstream, body: body.prefix, deadline, rewrite, resume });
+      const message = withAgentPageToken(body.prefix, admission.agentPageToken);
+      return relayGrpc(grpcCall, { upstream, body: message, deadline, rewrite, resume });
     },
     answerUnexpected,
   };
+}
+
+/** ListTasks under task ownership: the agent's page token in place of the caller's sealed one
+ * (src/access/gate.ts opened it; page-token-request.ts). */
+function withAgentPageToken(frame: Buffer, token: string | undefined): Buffer {
+  if (token === undefined) return frame;
+  // The gate admitted only a message read whole: this cannot fail.
+  const swapped = grpcWithPageToken(frame, token);
+  if (!swapped) throw new GatewayError('INTERNAL', 'the ListTasks page token could not be replaced');
+  return Buffer.from(swapped.buffer, swapped.byteOffset, swapped.byteLength);
 }
 
 /** A call the listener could not route: nothing is opened for it. */

@@ -48,6 +48,7 @@ import {
   inAgentVersion,
   translateCall,
 } from './translate.js';
+import { jsonRpcWithPageToken, restTargetWithPageToken } from '../../access/page-token-request.js';
 
 export interface HttpBindingDeps {
   readonly cards: CardCache;
@@ -173,10 +174,12 @@ function relay(
 ): Promise<void> {
   const { call, exchange } = routed;
   if (exchange.translation) return relayTranslated(routed, prepared, body, exchange.translation, deps);
+  const sent = withAgentPageToken(routed, prepared.headers, body);
   return forward(exchange, call.res, {
     method: call.method as Dispatcher.HttpMethod,
-    headers: prepared.headers,
-    body: body.forward,
+    headers: sent.headers,
+    body: sent.body,
+    path: sent.path,
     errorContext: prepared.errorContext,
     keepaliveMs: exchange.upstream.config.sse.keepalive,
     replica: routed.replica,
@@ -184,6 +187,28 @@ function relay(
     rewriteFor: responseRewrite(routed, prepared.errorContext, deps),
     resume: exchange.upstream.config.resume.enabled ? resumableStream(exchange, deps.windows) : undefined,
   });
+}
+
+/**
+ * ListTasks under task ownership: the agent's page token in place of the caller's sealed one
+ * (src/access/gate.ts opened it; page-token-request.ts), every other byte as the caller sent it.
+ */
+function withAgentPageToken(
+  routed: RoutedCall<HttpCall>,
+  headers: string[],
+  body: RequestBody,
+): { headers: string[]; body: RequestBody['forward']; path?: string } {
+  const token = routed.admission.agentPageToken;
+  const { exchange } = routed;
+  if (token === undefined) return { headers, body: body.forward };
+  if (exchange.request?.binding === 'rest') {
+    return { headers, body: body.forward, path: restTargetWithPageToken(exchange.upstreamPath, token) };
+  }
+  // The gate admitted only a body read whole that parsed: this cannot fail.
+  const swapped = jsonRpcWithPageToken(body.prefix, token);
+  if (!swapped) throw new GatewayError('INTERNAL', 'the ListTasks page token could not be replaced');
+  const bytes = Buffer.from(swapped.buffer, swapped.byteOffset, swapped.byteLength);
+  return { headers: withLength(headers, bytes.length), body: bytes };
 }
 
 /** Step 7 of a translated call (step 3d): the call and its answer in each side's version (translate.ts). */
