@@ -1,11 +1,12 @@
 /**
  * The gRPC binding of the one pipeline (src/pipeline/binding.ts): calls on the gateway's HTTP/2
  * listeners (listener.ts), relayed on HTTP/2 sessions to the agent's gRPC interface
- * (channel.ts). What is only gRPC's lives here: the head check (POST, a gRPC content type,
- * refused before the body is read), the one request message read whole (request-body.ts), the
- * metadata with `te: trailers` and the deadline left (step 5), the rescue polling over gRPC
- * (rescue.ts, step 6), the relay with its held rewrites (relay.ts, held-answer.ts, step 7) and
- * every refusal as a gRPC status (src/errors/grpc-answer.ts).
+ * (channel.ts). What is only gRPC's lives here: the head check (a header list within
+ * `limits.headerBytes`, header-list.ts; POST, a gRPC content type; refused before the body is
+ * read), the one request message read whole (request-body.ts), the metadata with `te: trailers`
+ * and the deadline left (step 5), the rescue polling over gRPC (rescue.ts, step 6), the relay
+ * with its held rewrites (relay.ts, held-answer.ts, step 7) and every refusal as a gRPC status
+ * (src/errors/grpc-answer.ts).
  */
 import type { OutgoingHttpHeaders } from 'node:http2';
 import type { Upstream } from '../../transport/upstream.js';
@@ -27,6 +28,7 @@ import { clientLeft } from '../../pipeline/pipeline.js';
 import type { GrpcCall, GrpcClientCall } from './call.js';
 import { readGrpcBody } from './request-body.js';
 import { grpcWithPageToken } from '../../access/page-token-request.js';
+import { headerListRefusal } from './header-list.js';
 import { relayGrpc } from './relay.js';
 import { formatGrpcTimeout, parseGrpcTimeout } from './timeout-header.js';
 import type { GrpcAgents } from './agents.js';
@@ -66,7 +68,7 @@ export function grpcBinding(deps: GrpcBindingDeps): Binding<GrpcClientCall, Grpc
     Math.min(deps.limits.grpc.messageBytes, upstream.config.limits.bodyBytes ?? deps.limits.bodyBytes) + PREFIX_BYTES;
   return {
     refuseUnrouted: (call) => refuseUnrouted(call),
-    head: (call) => checkHead(call),
+    head: (call) => checkHead(call, deps.limits.headerBytes),
     readAhead: maxBytes,
     readBody: async (call, upstream, onChunk) => {
       const body = await readGrpcBody(
@@ -140,14 +142,19 @@ function refuseUnrouted(call: GrpcClientCall): void {
   sendGrpcFailure(call.res, grpcFailureOf(failure));
 }
 
-/** gRPC is POST with `application/grpc[+proto|;…]` (gRPC over HTTP/2, "Requests"). */
-function checkHead(call: GrpcClientCall): HeadCheck {
+/**
+ * A header list within `limits.headerBytes` (header-list.ts; `headerBytes` is restart-only,
+ * src/reload/restart-only.ts, so this is the number the listener advertises), and gRPC is POST
+ * with `application/grpc[+proto|;…]` (gRPC over HTTP/2, "Requests").
+ */
+function checkHead(call: GrpcClientCall, headerBytes: number): HeadCheck {
   const path = call.target;
   const type = call.headers['content-type'] ?? '';
   const refusal =
-    call.method !== 'POST' || !/^application\/grpc([+;].*)?$/.test(type)
+    headerListRefusal(call.req.rawHeaders, headerBytes) ??
+    (call.method !== 'POST' || !/^application\/grpc([+;].*)?$/.test(type)
       ? new GatewayError('REQUEST_INVALID', 'a gRPC call is a POST with content-type application/grpc')
-      : undefined;
+      : undefined);
   return { path, upstreamPath: path, recordPath: path, refusal, refuseUnread: true };
 }
 

@@ -64,6 +64,8 @@ export function createGrpcListener(deps: GrpcListenerDeps): GrpcListener {
     {
       settings: {
         maxConcurrentStreams: limits.grpc.concurrentStreams,
+        // Advertised, and enforced by Node once the client acknowledges it (RFC 9113 §6.5.3);
+        // the binding's head check refuses a larger list either way (header-list.ts).
         maxHeaderListSize: limits.headerBytes,
         enablePush: false,
       },

@@ -1,6 +1,6 @@
 // A bare HTTP/2 gRPC "agent" (node:http2): records each stream it gets and how it ended, and
 // answers as the test says (or never), so a test sees whether the gateway cancelled the agent's stream.
-import { createServer, type ServerHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
+import { createServer, type ServerHttp2Stream, type IncomingHttpHeaders, type Settings } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeStream {
@@ -16,10 +16,13 @@ export interface FakeAgent {
   close(): Promise<void>;
 }
 
-/** `answer` runs per stream; the default never answers (a slow agent). */
-export async function startFakeAgent(answer?: (stream: ServerHttp2Stream) => void): Promise<FakeAgent> {
+/** `answer` runs per stream; the default never answers (a slow agent). `settings`: its HTTP/2 SETTINGS. */
+export async function startFakeAgent(
+  answer?: (stream: ServerHttp2Stream) => void,
+  settings?: Settings,
+): Promise<FakeAgent> {
   const streams: FakeStream[] = [];
-  const server = createServer();
+  const server = createServer({ settings });
   server.on('stream', (stream, headers) => {
     const entry: FakeStream = { headers, closed: false };
     streams.push(entry);
