@@ -59,6 +59,7 @@ function policies(config: GatewayConfig, shared: SharedCounts | undefined): Map<
         allow: agent.access.allow,
         methods: agent.access.methods,
         taskOwnership: authOn && (agent.access.taskOwnership ?? true),
+        clientContextIds: agent.access.clientContextIds,
         publicCard: agent.access.publicCard,
         forwardCredentials: agent.auth.forward,
         rateLimit: agent.rateLimit && new RateLimit(name, agent.rateLimit, shared),

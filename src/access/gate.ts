@@ -20,7 +20,7 @@ import { Authenticator, type AuthResult } from './authenticate.js';
 import { ownedTasksFilter, type AnswerFilter } from './answer-filter.js';
 import type { Principal } from './principal.js';
 import { admits, mayUse, type AccessRules } from './rules.js';
-import { checkOwnership, foreignContext, namedTaskIds } from './ownership.js';
+import { checkOwnership, namedTaskIds, refusedContext } from './ownership.js';
 import { StoreUnavailable, type Owners } from '../tasks/tracker.js';
 import type { RateLimit } from './rate-limit.js';
 import type { PushGuard } from './push-guard.js';
@@ -29,6 +29,8 @@ import type { PageTokens } from './page-tokens.js';
 /** One agent's access settings, built once from its config. */
 export interface AgentPolicy extends AccessRules {
   readonly taskOwnership: boolean;
+  /** Under task ownership: a message may name a context the gateway does not know (`access.clientContextIds`). */
+  readonly clientContextIds: boolean;
   readonly publicCard: boolean;
   /** Pass the caller's credentials on to the agent. */
   readonly forwardCredentials: boolean;
@@ -133,7 +135,7 @@ export class AccessGate {
     let agentPageToken: string | undefined;
     if (principal && facts && policy.taskOwnership) {
       await this.checkOwner(agent, facts, principal, access);
-      await this.checkContext(agent, facts, principal, access);
+      await this.checkContext(agent, policy, facts, principal, access);
       if (operation === 'ListTasks') agentPageToken = this.openPageToken(agent, facts, principal, access);
     }
     if (facts) await this.checkPush(exchange, facts, access);
@@ -310,15 +312,28 @@ export class AccessGate {
     throw taskNotFound(verdict.taskId);
   }
 
-  /** A message into another caller's conversation is refused (it could read what the agent remembers). */
-  private async checkContext(agent: string, facts: RequestFacts, principal: Principal, access: AccessFacts) {
+  /**
+   * A message into a conversation that is not the caller's is refused (it could read what the
+   * agent remembers): another caller's, and — unless `access.clientContextIds` — one the gateway
+   * does not know, with the same answer (ownership.ts `refusedContext`). A store that cannot
+   * answer is `owners`' to decide (`failClosed`).
+   */
+  private async checkContext(
+    agent: string,
+    policy: AgentPolicy,
+    facts: RequestFacts,
+    principal: Principal,
+    access: AccessFacts,
+  ) {
     const owners = await this.owners(this.deps.contextOwners, agent, facts.contextIds ?? [], principal.id);
-    const foreign = foreignContext(facts, principal.id, (id) => owners.get(id));
-    if (foreign === undefined) return;
+    const refused = refusedContext(facts, principal.id, (id) => owners.get(id), policy.clientContextIds);
+    if (refused === undefined) return;
     access.denied = 'not-owner';
-    throw new GatewayError('PERMISSION_DENIED', 'this contextId belongs to another caller; start a new context', {
-      agent,
-    });
+    throw new GatewayError(
+      'PERMISSION_DENIED',
+      'this contextId is not one of your conversations; omit contextId to let the agent start a new one',
+      { agent },
+    );
   }
 
   /** Refuses a push webhook that is not public (SSRF), before the agent ever sees it. */

@@ -18,18 +18,24 @@ export type OwnershipVerdict =
   | { readonly ok: false; readonly unnamed: true };
 
 /**
- * Whether the caller may send into the contexts its message names: a context (a conversation,
- * which an agent may remember) belongs to the caller its first answer went to. A context the
- * gateway has not seen is the caller's to start.
+ * The first context a message names that the caller may not send into, if any: a context (a
+ * conversation, which an agent may remember) belongs to the caller its first answer went to.
+ * A context the gateway does not know — never seen, or forgotten by the task store (evicted by
+ * `tasks.maxTracked`, expired by `tasks.ttl`) — is refused like another caller's, so a caller
+ * cannot tell "someone else's" from "unknown" and a forgotten conversation cannot be claimed by
+ * whoever names it next (issue 29). A2A lets an agent refuse a client-provided context id as
+ * long as it says so rather than replacing it (docs/wire-reference.md §5.4). With
+ * `clientContextIds` an unknown context is the caller's to start (the behaviour before). Pure.
  */
-export function foreignContext(
+export function refusedContext(
   facts: RequestFacts,
   caller: string,
   ownerOf: (contextId: string) => string | undefined,
+  clientContextIds: boolean,
 ): string | undefined {
   return facts.contextIds?.find((id) => {
     const owner = ownerOf(id);
-    return owner !== undefined && owner !== caller;
+    return owner === undefined ? !clientContextIds : owner !== caller;
   });
 }
 

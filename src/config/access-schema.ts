@@ -147,6 +147,14 @@ export const agentAccessSchema = z
       }),
     /** A task is answered only to the principal whose call created it; default: on when `auth` is. */
     taskOwnership: z.boolean().optional(),
+    /**
+     * Under task ownership, a message may name a context id the gateway has not seen come back to
+     * the caller: for clients that choose their own context ids for new conversations. The
+     * trade-off: a context the task store has forgotten (`tasks.maxTracked`, `tasks.ttl`) can then
+     * be claimed by whoever names it first. Default: such a message is refused like one into
+     * another caller's context (src/access/ownership.ts `refusedContext`).
+     */
+    clientContextIds: z.boolean().default(false),
     /** The public card is readable without credentials. */
     publicCard: z.boolean().default(true),
   })

@@ -325,6 +325,12 @@ function checkAccess(config: z.output<typeof configObject>, ctx: z.RefinementCtx
       ctx.addIssue({ code: 'custom', path: [...path, 'taskOwnership'], message: 'needs `auth:` (who owns a task)' });
     if (!config.auth && !agent.access.publicCard)
       ctx.addIssue({ code: 'custom', path: [...path, 'publicCard'], message: 'false needs `auth:`' });
+    if (agent.access.clientContextIds && (!config.auth || agent.access.taskOwnership === false))
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'clientContextIds'],
+        message: 'relaxes task ownership: needs `auth:` and `taskOwnership` on',
+      });
     if (config.auth && agent.access.taskOwnership !== false && !config.inspection.enabled)
       ctx.addIssue({
         code: 'custom',

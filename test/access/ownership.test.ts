@@ -581,8 +581,9 @@ describe('task ownership holds for every spelling the agents accept', () => {
 
 /**
  * A context is a conversation the agent may remember: a message from bob into the context of
- * alice's answer is refused before the agent hears it; alice goes on in it, and bob may start
- * contexts of his own (a context the gateway has not seen is the caller's to start).
+ * alice's answer is refused before the agent hears it; alice goes on in it, and bob starts
+ * contexts of his own by naming none. A context id the gateway has not seen come back to bob is
+ * refused as alice's is (`access.clientContextIds` off, the default: test/hostile/context-eviction.test.ts).
  */
 describe('context ownership', () => {
   const v1 = () => endpoints(gateway.url, 'v1');
@@ -624,7 +625,7 @@ describe('context ownership', () => {
     },
   );
 
-  it('alice goes on in her context, and bob may start his own', async () => {
+  it('alice goes on in her context, and bob starts his own by naming none', async () => {
     const context = await aliceContextV1();
     const again = await call(v1().jsonrpc, 'alice', {
       body: rpc('SendMessage', { message: messageIn(context) }),
@@ -632,13 +633,31 @@ describe('context ownership', () => {
     });
     expect(again.status).toBe(200);
     expect(JSON.stringify(again.json)).toContain(context);
-    const fresh = `bob-context-${unknownTaskId()}`;
     const bobs = await call(v1().jsonrpc, 'bob', {
-      body: rpc('SendMessage', { message: messageIn(fresh) }),
+      body: rpc('SendMessage', { message: wireMessageV1('a new conversation') }),
       headers: V1,
     });
     expect(bobs.status).toBe(200);
-    expect(JSON.stringify(bobs.json)).toContain(fresh);
+    const result = (bobs.json as { result: { message?: { contextId: string }; task?: { contextId: string } } }).result;
+    const fresh = (result.message ?? result.task)!.contextId;
+    expect(fresh).not.toBe(context);
+    const follow = await call(v1().jsonrpc, 'bob', {
+      body: rpc('SendMessage', { message: messageIn(fresh) }),
+      headers: V1,
+    });
+    expect(follow.status).toBe(200);
+    expect(JSON.stringify(follow.json)).toContain(fresh);
+  });
+
+  it("a context id bob chose himself is refused as alice's is; the agent hears nothing", async () => {
+    const since = v1Peer.requests.length;
+    const reply = await call(v1().jsonrpc, 'bob', {
+      body: rpc('SendMessage', { message: messageIn(`bob-context-${unknownTaskId()}`) }, 7),
+      headers: V1,
+    });
+    expect(reply.status).toBe(403);
+    expect(JSON.stringify(reply.json)).toContain('PERMISSION_DENIED');
+    expect(agentCalls(v1Peer, since)).toEqual([]);
   });
 
   it("0.3: bob's message/send into alice's context is refused; the agent hears nothing", async () => {

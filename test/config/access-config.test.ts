@@ -62,6 +62,7 @@ describe('access-control config contract', () => {
       allow: ['team-a', 'ops'],
       methods: { CancelTask: ['ops'] },
       taskOwnership: true,
+      clientContextIds: false,
       publicCard: true,
     });
     expect(agent.auth).toEqual({ forward: false });
@@ -73,7 +74,7 @@ describe('access-control config contract', () => {
     expect(config.admin).toEqual({ listen: { host: '127.0.0.1', port: 9464 }, hosts: [] });
     expect(config.auth).toBeUndefined();
     expect(config.pushNotifications).toEqual({ guard: true, allow: [], resolveTimeout: 2000 });
-    expect(config.agents['a']!.access).toEqual({ methods: {}, publicCard: true });
+    expect(config.agents['a']!.access).toEqual({ methods: {}, clientContextIds: false, publicCard: true });
     expect(config.agents['a']!.rateLimit).toBeUndefined();
   });
 
@@ -105,6 +106,19 @@ describe('access-control config contract', () => {
         'gw.yaml',
         {},
       ),
+    ).not.toThrow();
+    // clientContextIds relaxes the context check of task ownership: meaningless without it.
+    expect(problems(agent('{ clientContextIds: true }'), {})).toEqual([
+      'agents.a.access.clientContextIds: relaxes task ownership: needs `auth:` and `taskOwnership` on',
+    ]);
+    expect(
+      problems(
+        `${auth}agents:\n  a:\n    url: http://h:1\n    access: { taskOwnership: false, clientContextIds: true }\n`,
+        {},
+      ),
+    ).toEqual(['agents.a.access.clientContextIds: relaxes task ownership: needs `auth:` and `taskOwnership` on']);
+    expect(() =>
+      parseConfig(`${auth}agents:\n  a:\n    url: http://h:1\n    access: { clientContextIds: true }\n`, 'gw.yaml', {}),
     ).not.toThrow();
   });
 

@@ -1,7 +1,7 @@
 /** Context owners in the in-memory task store: first caller wins, bounded like the stories. */
 import { describe, expect, it } from 'vitest';
 import { InMemoryTaskStore } from '../../src/tasks/memory-store.js';
-import { foreignContext } from '../../src/access/ownership.js';
+import { refusedContext } from '../../src/access/ownership.js';
 import type { RequestFacts } from '../../src/a2a/request.js';
 
 describe('context owners', () => {
@@ -25,10 +25,22 @@ describe('context owners', () => {
     expect([...owners.values()]).toEqual([undefined, undefined, 'alice', 'alice', 'alice']);
   });
 
-  it('foreignContext names a context owned by someone else, in either spelling the message used', () => {
+  it('refusedContext names a context owned by someone else, in either spelling the message used', () => {
     const owners: Record<string, string> = { mine: 'bob', hers: 'alice' };
     const facts = (contextIds: string[]) => ({ contextIds }) as unknown as RequestFacts;
-    expect(foreignContext(facts(['mine', 'new']), 'bob', (id) => owners[id])).toBeUndefined();
-    expect(foreignContext(facts(['mine', 'hers']), 'bob', (id) => owners[id])).toBe('hers');
+    const ownerOf = (id: string) => owners[id];
+    expect(refusedContext(facts(['mine']), 'bob', ownerOf, false)).toBeUndefined();
+    expect(refusedContext(facts(['mine', 'hers']), 'bob', ownerOf, false)).toBe('hers');
+    expect(refusedContext(facts(['mine', 'hers']), 'bob', ownerOf, true)).toBe('hers');
+    expect(refusedContext(facts([]), 'bob', ownerOf, false)).toBeUndefined();
+    expect(refusedContext({} as RequestFacts, 'bob', ownerOf, false)).toBeUndefined();
+  });
+
+  it('refusedContext refuses a context nobody owns (never seen or forgotten) unless client context ids are accepted', () => {
+    const owners: Record<string, string> = { mine: 'bob' };
+    const facts = (contextIds: string[]) => ({ contextIds }) as unknown as RequestFacts;
+    const ownerOf = (id: string) => owners[id];
+    expect(refusedContext(facts(['mine', 'new']), 'bob', ownerOf, false)).toBe('new');
+    expect(refusedContext(facts(['mine', 'new']), 'bob', ownerOf, true)).toBeUndefined();
   });
 });
