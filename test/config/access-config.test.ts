@@ -37,7 +37,11 @@ agents:
     auth: { forward: false }
     rateLimit: { requests: 100, per: 1m, burst: 20 }
 `;
-const ENV = { ADMIN_TOKEN: 'admin-token-0123456789abcdef', PLANNER_KEY: 'planner-key-0123456789' };
+const ENV = {
+  ADMIN_TOKEN: 'admin-token-0123456789abcdef',
+  PLANNER_KEY: 'planner-key-0123456789',
+  PAGE_TOKEN_SECRET: 'page-token-secret-0123456789abcdef',
+};
 const SHA256_OF_TEST = createHash('sha256').update('test').digest('hex'); // 9f86d08…
 
 const problems = (yaml: string, env: Record<string, string> = ENV) => problemsOf(yaml, env);
@@ -154,6 +158,7 @@ describe('the docs/configuration.md "Access control" example', () => {
     const config = parseConfig(yaml!, 'docs/configuration.md', ENV);
     expect(config.auth!.apiKeys['ops-bot']!.sha256).toBe(SHA256_OF_TEST);
     expect(config.agents['code-reviewer']!.access.methods).toEqual({ CancelTask: ['ops'] });
+    expect(config.auth!.pageTokenSecret).toBe(ENV.PAGE_TOKEN_SECRET);
   });
 });
 
