@@ -65,7 +65,8 @@ export function gotSuffix(root: unknown, path: readonly PropertyKey[], message: 
   if (!(scalar(value) || (Array.isArray(value) && value.every(scalar)))) return '';
   // A URL's `user:password@` is a credential wherever it is written (fields.ts refuses it in agent URLs).
   const text = JSON.stringify(value).replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@"\s]*@/gi, '$1…@');
-  if (message.includes(text)) return '';
+  // Size, duration and allow-list messages quote the string they refuse; a number is always shown.
+  if (typeof value === 'string' && message.includes(text)) return '';
   return ` (got ${text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text})`;
 }
 

@@ -60,6 +60,10 @@ describe('config problems, all in one pass', () => {
       ),
       expect.stringMatching(/^workers: .* \(got "lots"\)$/),
     ]);
+    // A number is shown even where the message holds its digits.
+    expect(
+      problems(`listen: { port: 6 }\nadmin: { listen: { port: 6 } }\nlimits: { headerCount: 6 }\n${AGENT}`),
+    ).toContain('limits.headerCount: Too small: expected number to be >=16 (got 6)');
     const secrets = problems(
       `admin: { token: short-secret }\nauth:\n  apiKeys:\n    k: { key: tiny-key }\n  pageTokenSecret: also-short\n${AGENT}`,
     ).join('\n');
