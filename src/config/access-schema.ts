@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { allowEntryProblem } from './allow-entry.js';
 import { OPERATIONS } from '../a2a/operations.js';
-import { duration, httpUrl, size } from './fields.js';
+import { ADMIN_PORT, duration, httpUrl, size } from './fields.js';
 
 const listen = (port: number) =>
   z
@@ -21,7 +21,7 @@ const listen = (port: number) =>
 /** The operator plane: /exchanges, /tasks, /metrics and the full catalog, apart from traffic. */
 export const adminSchema = z
   .object({
-    listen: listen(9464),
+    listen: listen(ADMIN_PORT),
     /** Bearer token required for everything on the admin listener, when set. */
     token: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
     /**

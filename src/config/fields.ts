@@ -6,6 +6,10 @@ import { z } from 'zod';
 import { parseDuration } from './duration.js';
 import { parseSize } from './size.js';
 
+/** The listeners' default ports (`listen.port`, `admin.listen.port`), also read by cross-checks.ts. */
+export const LISTEN_PORT = 8080;
+export const ADMIN_PORT = 9464;
+
 export const duration = (fallback: string) =>
   z
     .union([z.string(), z.number()])

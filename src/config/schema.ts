@@ -5,7 +5,7 @@
 import { agentCardsSchema } from './card-signature-schema.js';
 import { cardSigningSchema } from './card-signing-schema.js';
 import { z } from 'zod';
-import { agentBaseUrl, duration, httpUrl, size, sizeValue } from './fields.js';
+import { LISTEN_PORT, agentBaseUrl, duration, httpUrl, size, sizeValue } from './fields.js';
 import {
   adminSchema,
   agentAccessSchema,
@@ -184,7 +184,7 @@ const configObject = z
     listen: z
       .object({
         host: z.string().min(1).default('127.0.0.1'),
-        port: z.number().int().min(0).max(65_535).default(8080),
+        port: z.number().int().min(0).max(65_535).default(LISTEN_PORT),
         /** The gRPC listener (HTTP/2 cleartext), shared by the agents routed by host. */
         grpc: grpcListenSchema.optional(),
       })
@@ -354,16 +354,9 @@ function checkWorkers(config: z.output<typeof configObject>, ctx: z.RefinementCt
     });
 }
 
-/** A host names one agent; a port is one listener's. */
+/** A host names one agent (a port is one listener's: cross-checks.ts, in the same pass). */
 function checkRouting(config: z.output<typeof configObject>, ctx: z.RefinementCtx): void {
   const hostOwner = new Map<string, string>();
-  const ports = new Map<number, string>([[config.listen.port, 'listen.port']]);
-  const claimPort = (port: number, path: (string | number)[]) => {
-    const other = ports.get(port);
-    if (port !== 0 && other) ctx.addIssue({ code: 'custom', path, message: `port ${port} is already \`${other}\`` });
-    ports.set(port, path.join('.'));
-  };
-  if (config.listen.grpc) claimPort(config.listen.grpc.port, ['listen', 'grpc', 'port']);
   for (const [name, agent] of Object.entries(config.agents)) {
     agent.hosts.forEach((host, i) => {
       const other = hostOwner.get(host);
@@ -375,7 +368,6 @@ function checkRouting(config: z.output<typeof configObject>, ctx: z.RefinementCt
         });
       hostOwner.set(host, name);
     });
-    if (agent.grpc.listen) claimPort(agent.grpc.listen.port, ['agents', name, 'grpc', 'listen', 'port']);
   }
 }
 

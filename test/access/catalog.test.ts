@@ -19,7 +19,8 @@ beforeAll(async () => {
       teamA: { url, access: { allow: ['team-a'] } },
       opsOnly: { url, access: { allow: ['ops'] } },
       anyone: { url },
-      cancelByOps: { url, access: { allow: ['nobody'], methods: { CancelTask: ['ops'] } } },
+      // `allow: []`: no one, but for the operations `methods` names.
+      cancelByOps: { url, access: { allow: [], methods: { CancelTask: ['ops'] } } },
     },
     {
       auth: {

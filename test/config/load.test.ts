@@ -44,7 +44,7 @@ describe('config', () => {
     const found = problems(
       'listen: { port: 70000 }\nagents:\n  a:\n    url: ftp://x\n    timeouts: { connect: soon }\n    colour: red\n',
     );
-    expect(found).toContain('agents.a.url: must be an absolute http:// or https:// URL');
+    expect(found).toContain('agents.a.url: must be an absolute http:// or https:// URL (got "ftp://x")');
     expect(found.some((p) => p.startsWith('listen.port:'))).toBe(true);
     expect(found.some((p) => p.startsWith('agents.a.timeouts.connect: "soon" is not a duration'))).toBe(true);
     expect(found.some((p) => p.startsWith('agents.a') && p.includes('colour'))).toBe(true);
@@ -75,7 +75,7 @@ describe('config', () => {
 
   it('fills the client limits, takes sizes with units, and names a bad size', () => {
     const config = parseConfig(
-      'limits: { bodyBytes: 2MiB, headerBytes: 8kb }\nagents:\n  a:\n    url: http://h:1\n',
+      'limits: { bodyBytes: 2MiB, headerBytes: 8KiB }\nagents:\n  a:\n    url: http://h:1\n',
       'gw.yaml',
       {},
     );
@@ -83,13 +83,14 @@ describe('config', () => {
     expect(config.limits).toMatchObject({ headersTimeout: 10_000, bodyIdle: 30_000, requestTimeout: 300_000 });
     expect(config.limits).toMatchObject({ connections: 20_000, connectionsPerClient: 0 });
     expect(problems('limits: { bodyBytes: 3XB }\nagents:\n  a:\n    url: http://h:1\n')).toEqual([
-      'limits.bodyBytes: "3XB" is not a size (use bytes, or 64KiB, 32MiB, 1GiB)',
+      'limits.bodyBytes: "3XB" is not a size (use bytes, or B, KiB, MiB, GiB: 512B, 64KiB, 32MiB, 1GiB)',
     ]);
   });
 
   it('refuses credentials in an agent url: they belong in headers', () => {
     expect(problems('agents:\n  a:\n    url: http://admin:pa55word@h:1\n')).toEqual([
-      'agents.a.url: must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … }',
+      // The value is shown without its credentials.
+      'agents.a.url: must not hold credentials (user:password@): give them as headers, e.g. headers: { Authorization: … } (got "http://…@h:1")',
     ]);
   });
 

@@ -33,7 +33,7 @@ describe('state config', () => {
     ['state: { store: redis }', 'state.redis: `store: redis` needs `redis: { url }`'],
     ['state: { store: redis, redis: { url: "http://x" } }', 'state.redis.url: must be a redis:// or rediss:// URL'],
     ['state: { store: etcd }', 'state.store: '],
-    ['state: { store: redis, redis: { url: "redis://x", pool: 3 } }', 'state.redis: '],
+    ['state: { store: redis, redis: { url: "redis://x", pool: 3 } }', 'state.redis.pool: unknown key'],
   ])('refuses %s', (yaml, problem) => {
     expect(problems(`${yaml}\n${AGENTS}`).join('\n')).toContain(problem);
   });

@@ -115,7 +115,7 @@ describe('an invalid config', () => {
 
     writeFileSync(file, JSON.stringify({ ...baseConfig(), agents: { a: { url: a.url }, b: { url: 'not-a-url' } } }));
     const report = reloadFromFile(file, gateway);
-    const problem = 'agents.b.url: must be an absolute http:// or https:// URL';
+    const problem = 'agents.b.url: must be an absolute http:// or https:// URL (got "not-a-url")';
     expect(report).toMatchObject({ ok: false, errors: [problem] });
 
     const after = await send(`${gateway.url}/agents/a/a2a/jsonrpc`);

@@ -1,0 +1,129 @@
+/**
+ * One config problem as the operator reads it: `key.path: what is wrong (got <value>)`. The value
+ * is the one written at that key (after `${ENV}` substitution), so a message that says "expected
+ * a number" also says what it got; a secret's value is never shown (secrets.ts). An unknown key
+ * names the allowed key it is most likely a typo of.
+ */
+import type { z } from 'zod';
+import { isSecretPath } from './secrets.js';
+
+export interface Problem {
+  /** The key path; undefined for a problem of the file as a whole (YAML syntax). */
+  readonly path: readonly PropertyKey[] | undefined;
+  readonly message: string;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return (
+    path.reduce<string>(
+      (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+      '',
+    ) || '(root)'
+  );
+}
+
+export const problemText = (problem: Problem): string =>
+  problem.path === undefined ? problem.message : `${formatPath(problem.path)}: ${problem.message}`;
+
+/** File-wide problems first, in the order found; then by key path, segment by segment (indices as numbers). */
+export function byPath(a: Problem, b: Problem): number {
+  if (a.path === undefined || b.path === undefined)
+    return (a.path === undefined ? 0 : 1) - (b.path === undefined ? 0 : 1);
+  for (let i = 0; i < Math.min(a.path.length, b.path.length); i++) {
+    const [x, y] = [a.path[i]!, b.path[i]!];
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return a.path.length - b.path.length;
+}
+
+/** The value at a key path of the config as written, or undefined. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+const MAX_SHOWN = 60;
+
+/**
+ * ` (got …)` for a scalar or a list of scalars; nothing for a mapping (the message names its keys)
+ * or a missing value, nor when the message already quotes the value.
+ */
+export function gotSuffix(root: unknown, path: readonly PropertyKey[], message: string): string {
+  const value = valueAt(root, path);
+  if (value === undefined) return '';
+  if (isSecretPath(path)) {
+    const length = typeof value === 'string' ? `, ${value.length} characters` : '';
+    return ` (got a secret${length}: not shown)`;
+  }
+  const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+  if (!(scalar(value) || (Array.isArray(value) && value.every(scalar)))) return '';
+  // A URL's `user:password@` is a credential wherever it is written (fields.ts refuses it in agent URLs).
+  const text = JSON.stringify(value).replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@"\s]*@/gi, '$1…@');
+  // Size, duration and allow-list messages quote the string they refuse; a number is always shown.
+  if (typeof value === 'string' && message.includes(text)) return '';
+  return ` (got ${text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text})`;
+}
+
+/** Damerau–Levenshtein distance (optimal string alignment): a swapped pair of letters is one edit. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The allowed key an unknown one is most likely a typo of: at most 2 edits (case ignored), and fewer than its length. */
+export function nearestKey(unknown: string, allowed: readonly string[]): string | undefined {
+  let best: { key: string; edits: number } | undefined;
+  for (const key of allowed) {
+    const edits = distance(unknown.toLowerCase(), key.toLowerCase());
+    if (edits <= 2 && edits < unknown.length && (!best || edits < best.edits)) best = { key, edits };
+  }
+  return best?.key;
+}
+
+/**
+ * Runs a zod schema and turns its issues into problems. An object's allowed keys are not in a
+ * finished issue, so the error map (called with the schema instance, and the issue's full path)
+ * notes them for the unknown-key suggestions.
+ */
+export function schemaProblems<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+): { data: z.output<T> | undefined; problems: Problem[] } {
+  const allowed = new Map<string, string[]>();
+  const result = schema.safeParse(input, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        const shape = (issue.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape;
+        allowed.set(JSON.stringify(issue.path ?? []), Object.keys(shape ?? {}));
+      }
+      return undefined;
+    },
+  });
+  if (result.success) return { data: result.data, problems: [] };
+  const problems = result.error.issues.flatMap((issue): Problem[] => {
+    if (issue.code === 'unrecognized_keys') {
+      const keys = allowed.get(JSON.stringify(issue.path)) ?? [];
+      return issue.keys.map((key) => {
+        const near = nearestKey(key, keys);
+        return { path: [...issue.path, key], message: near ? `unknown key; did you mean \`${near}\`?` : 'unknown key' };
+      });
+    }
+    return [{ path: issue.path, message: `${issue.message}${gotSuffix(input, issue.path, issue.message)}` }];
+  });
+  return { data: undefined, problems };
+}
