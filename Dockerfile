@@ -1,6 +1,6 @@
-# a2a-gateway container image.
-#   docker build -t a2a-gateway .
-#   docker run -p 8080:8080 -v $PWD/my-gateway.yaml:/etc/a2a-gateway/gateway.yaml:ro a2a-gateway
+# a2a-gateway container image, tagged with package.json's version:
+#   docker build -t a2a-gateway:$(node -p "require('./package.json').version") .
+#   docker run -p 8080:8080 -v $PWD/my-gateway.yaml:/etc/a2a-gateway/gateway.yaml:ro a2a-gateway:0.2.0
 # The build runs the same npm scripts CI runs (npm ci, npm run build); test/docker checks that
 # every file and script named here exists and that the production install starts the CLI.
 #
@@ -9,6 +9,9 @@
 # removed. The demo fleet has an image of its own, target `demo` (docker-compose.yml
 # `demo-fleet`), with the full install `npm start` uses.
 ARG NODE_VERSION=26
+# The gateway's version for the image label: package.json's, kept in step by test/deploy/version.test.ts
+# (the running gateway reads package.json itself: `a2a-gateway --version`, a2a_gateway_build_info).
+ARG VERSION=0.2.0
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
@@ -31,6 +34,10 @@ FROM build AS production
 RUN npm prune --omit=dev && rm -rf dist/demo
 
 FROM node:${NODE_VERSION}-bookworm-slim
+ARG VERSION
+LABEL org.opencontainers.image.title="a2a-gateway" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=production /app/package.json ./package.json

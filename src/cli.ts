@@ -3,6 +3,7 @@
  * a2a-gateway --config FILE [--host H] [--port N]   run the gateway (--host/--port: the traffic
  *                                                    listener; the admin one is `admin.listen`)
  * a2a-gateway check-config FILE                      validate a config; exit 0 (valid) or 1
+ * a2a-gateway --version                              print the version (package.json's)
  *
  * SIGHUP and `POST /admin/reload` re-read FILE (src/reload/from-file.ts); SIGTERM/SIGINT drain.
  */
@@ -16,10 +17,12 @@ import { ListenError } from './transport/listen.js';
 import type { GatewayConfig } from './config/schema.js';
 import { runPrimary, workerCount } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
+import { GATEWAY_VERSION } from './version.js';
 
 const USAGE = `usage:
   a2a-gateway --config FILE [--host HOST] [--port PORT]   run the gateway
-  a2a-gateway check-config FILE                           validate a config file (exit 0 or 1)`;
+  a2a-gateway check-config FILE                           validate a config file (exit 0 or 1)
+  a2a-gateway --version                                   print the version`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`a2a-gateway: ${message}\n`);
@@ -46,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
         host: { type: 'string' },
         port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (err) {
@@ -54,6 +58,11 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // The bare version, so scripts and image builds can compare it with package.json's.
+  if (values.version) {
+    process.stdout.write(`${GATEWAY_VERSION}\n`);
     return;
   }
   if (positionals[0] === 'check-config') {

@@ -145,8 +145,30 @@ function render(o: DemoOutcome): string {
 
 const short = (id: string): string => `${id.slice(0, 8)}…`;
 
+const USAGE = `usage: npm run demo -- [GATEWAY_URL] [--admin ADMIN_URL]
+  GATEWAY_URL  the gateway's traffic listener (or env A2A_GATEWAY_URL; default ${DEFAULT_GATEWAY_URL})
+  --admin URL  its admin listener, for what it recorded (or env A2A_GATEWAY_ADMIN_URL; default ${DEFAULT_ADMIN_URL})
+  env A2A_GATEWAY_ADMIN_TOKEN: the admin.token, when the gateway has one
+Sends a question and a diff to code-reviewer through the gateway (start it first: npm start).`;
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { admin: { type: 'string' } } });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { admin: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    // An unknown option is a usage error, not a crash with a stack trace (parseArgs throws).
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const gateway = positionals[0] ?? process.env.A2A_GATEWAY_URL ?? DEFAULT_GATEWAY_URL;
   const url = values.admin ?? process.env.A2A_GATEWAY_ADMIN_URL ?? DEFAULT_ADMIN_URL;
   const token = process.env.A2A_GATEWAY_ADMIN_TOKEN || undefined;

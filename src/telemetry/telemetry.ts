@@ -67,6 +67,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
           storeStatus: options.storeStatus,
           replicas: options.replicas,
           windowWriteFailures: options.windowWriteFailures,
+          version: options.serviceVersion,
         });
   metrics?.trackTasks(options.tracker);
   const { options: tracingOptions, warnings } = tracingOptionsFromEnv(options.env);

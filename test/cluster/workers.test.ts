@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
+import { GATEWAY_VERSION } from '../../src/version.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import {
   CLI,
@@ -67,6 +68,11 @@ describe('workers: 2', () => {
       expect(await Promise.all(batch)).toEqual([200, 200, 200, 200]);
     }
     expect(await settleTo(() => requestsTotal(gw.adminUrl), N)).toBe(N);
+    // The build-info gauge is one series at 1 however many workers answer (max, not a sum).
+    const text = await (await request(`${gw.adminUrl}/metrics`)).body.text();
+    expect(text.split('\n').filter((l) => l.startsWith('a2a_gateway_build_info{'))).toEqual([
+      `a2a_gateway_build_info{version="${GATEWAY_VERSION}",node_version="${process.versions.node}"} 1`,
+    ]);
 
     const res = await request(`${gw.adminUrl}/exchanges?limit=1000`);
     const { exchanges } = (await res.body.json()) as { exchanges: any[] };

@@ -17,7 +17,7 @@ const CONTRACT = `admin:
 auth:
   apiKeys:
     planner: { key: "\${PLANNER_KEY}", groups: [team-a] }
-    ops-bot: { sha256: 9f86d08…, groups: [ops] }
+    ops-bot: { sha256: 04ed277…, groups: [ops] }
   jwt:                                        # optional
     issuer: https://idp.example.com
     audience: a2a-gateway
@@ -42,7 +42,9 @@ const ENV = {
   PLANNER_KEY: 'planner-key-0123456789',
   PAGE_TOKEN_SECRET: 'page-token-secret-0123456789abcdef',
 };
-const SHA256_OF_TEST = createHash('sha256').update('test').digest('hex'); // 9f86d08…
+/** The example key of docs/configuration.md "Access control" (its digest is in the example). */
+const EXAMPLE_KEY = 't3uMCo5eYnF3jenyJtxd6gLvc3J9uWE1';
+const SHA256_OF_EXAMPLE = createHash('sha256').update(EXAMPLE_KEY).digest('hex'); // 04ed277…
 
 const problems = (yaml: string, env: Record<string, string> = ENV) => problemsOf(yaml, env);
 
@@ -53,9 +55,9 @@ describe('access-control config contract', () => {
 
   it('validates the example once the abbreviated digest is written out, and only that is refused verbatim', () => {
     expect(problems(CONTRACT)).toEqual([
-      'auth.apiKeys.ops-bot.sha256: must be 64 hex digits (the SHA-256 of the key) (got "9f86d08…")',
+      'auth.apiKeys.ops-bot.sha256: must be 64 hex digits (the SHA-256 of the key) (got "04ed277…")',
     ]);
-    const config = parseConfig(CONTRACT.replace('9f86d08…', SHA256_OF_TEST), 'gw.yaml', ENV);
+    const config = parseConfig(CONTRACT.replace('04ed277…', SHA256_OF_EXAMPLE), 'gw.yaml', ENV);
     expect(config.admin).toEqual({ listen: { host: '127.0.0.1', port: 9464 }, token: ENV.ADMIN_TOKEN, hosts: [] });
     expect(config.auth!.apiKeys['planner']).toEqual({ key: ENV.PLANNER_KEY, groups: ['team-a'] });
     expect(config.auth!.jwt).toMatchObject({ principalClaim: 'sub', groupsClaim: 'groups', clockSkew: 30_000 });
@@ -139,7 +141,7 @@ describe('access-control config contract', () => {
       /auth\.apiKeys\.k\.key: must be at least 16/,
     );
     expect(
-      problems(`auth: { apiKeys: { k: { key: "0123456789abcdef0", sha256: "${SHA256_OF_TEST}" } } }\n${url}`, {})[0],
+      problems(`auth: { apiKeys: { k: { key: "0123456789abcdef0", sha256: "${SHA256_OF_EXAMPLE}" } } }\n${url}`, {})[0],
     ).toMatch(/exactly one of `key` and `sha256`/);
     expect(problems(`admin: { token: short }\n${url}`, {})[0]).toMatch(/admin\.token: must be at least 16/);
     expect(
@@ -162,7 +164,11 @@ describe('the docs/configuration.md "Access control" example', () => {
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(yaml).toBeDefined();
     const config = parseConfig(yaml!, 'docs/configuration.md', ENV);
-    expect(config.auth!.apiKeys['ops-bot']!.sha256).toBe(SHA256_OF_TEST);
+    // The digest is of the key the page names (and shows how to hash), not of a guessable word.
+    expect(section).toContain(EXAMPLE_KEY);
+    expect(section).toContain('printf %s "$KEY" | sha256sum');
+    expect(config.auth!.apiKeys['ops-bot']!.sha256).toBe(SHA256_OF_EXAMPLE);
+    expect(config.auth!.apiKeys['ops-bot']!.sha256).not.toBe(createHash('sha256').update('test').digest('hex'));
     expect(config.agents['code-reviewer']!.access.methods).toEqual({ CancelTask: ['ops'] });
     expect(config.auth!.pageTokenSecret).toBe(ENV.PAGE_TOKEN_SECRET);
   });

@@ -50,10 +50,18 @@ describe('docker-compose.yml', () => {
     expect(services['grafana']!.image).toMatch(/^grafana\/grafana/);
   });
 
-  it('publishes traffic on 8080 and keeps admin, Prometheus, Grafana and Redis on loopback', () => {
+  it('publishes traffic on 8080 and keeps admin, Prometheus and Grafana on loopback', () => {
     expect(services['gateway']!.ports).toEqual(['8080:8080', '127.0.0.1:9464:9464']);
-    for (const name of ['prometheus', 'grafana', 'redis'])
+    for (const name of ['prometheus', 'grafana'])
       for (const port of services[name]!.ports as string[]) expect(port, name).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('publishes no Redis port: without a password it is for the compose network only', () => {
+    const redis = services['redis']!;
+    expect(redis.ports).toBeUndefined();
+    expect(redis.network_mode).toBeUndefined(); // `host` would put it on the host's ports after all
+    expect(redis.command.join(' ')).not.toContain('--requirepass');
+    expect(redis.expose).toEqual(['6379']);
   });
 
   it('keeps the gateway’s shared state in the compose Redis', () => {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
 };
@@ -99,5 +100,9 @@ describe('Dockerfile', () => {
     const run = spawnSync(process.execPath, ['dist/cli.js', 'check-config', 'gw.yaml'], { cwd: dir, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+    // The image's layout (package.json beside dist/, as the last stage copies them): the CLI
+    // finds its version there.
+    const version = spawnSync(process.execPath, ['dist/cli.js', '--version'], { cwd: dir, encoding: 'utf8' });
+    expect(version.stdout).toBe(`${pkg.version}\n`);
   }, 200_000);
 });

@@ -29,6 +29,11 @@ const POLL_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89];
 const INTERRUPTED_BUCKETS = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400];
 
 export const METRICS = {
+  buildInfo: {
+    name: 'a2a_gateway_build_info',
+    help: 'Always 1: the running gateway version (package.json) and Node.js version, as labels.',
+    labelNames: ['version', 'node_version'],
+  },
   requests: {
     name: 'a2a_requests_total',
     help: 'Finished exchanges through the gateway, by agent, A2A operation, binding, protocol version, result kind and final task state.',

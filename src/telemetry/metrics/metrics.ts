@@ -16,6 +16,7 @@ import { ACCESS_DENIALS, PUSH_REFUSALS, STREAM_EVENT_KINDS } from '../../exchang
 import { CellCounter, CellHistogram } from './metric-cells.js';
 import { STORE_OPERATIONS, type StoreStatusView } from '../../state/store-status.js';
 import { replicaMetrics, type ReplicaEvents, type ReplicaView } from './replica-metrics.js';
+import { GATEWAY_VERSION } from '../../version.js';
 
 export interface MetricsOptions {
   /** The configured agents: the only values the `agent` label takes (besides `other`). */
@@ -28,6 +29,8 @@ export interface MetricsOptions {
   readonly replicas?: () => Iterable<ReplicaView>;
   /** Stream resume's failed window writes so far (src/resume/window.ts `failures`). */
   readonly windowWriteFailures?: () => number;
+  /** `version` of a2a_gateway_build_info; default the running gateway's (src/version.ts). */
+  readonly version?: string;
   readonly now?: () => number;
 }
 
@@ -148,6 +151,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   };
   startAgents(agents);
   if (options.processMetrics !== false) addProcessMetrics(registry);
+  buildInfoMetric(registers, options.version ?? GATEWAY_VERSION);
   stateStoreMetrics(registers, options.storeStatus);
   const replicaEvents = replicaMetrics(registers, labels, options.replicas ?? (() => []));
   windowWriteMetric(registers, options.windowWriteFailures);
@@ -261,6 +265,22 @@ function accessCounters(
       if (access.pushRefused !== undefined) pushRefused.inc({ agent, rule: labels.pushRefusal(access.pushRefused) });
     },
   };
+}
+
+/**
+ * a2a_gateway_build_info: one series, always 1, so a dashboard or alert can join any family on
+ * the version a process runs (`* on (instance) group_left (version) a2a_gateway_build_info`) and
+ * a rollout shows as two versions side by side. Across cluster workers the primary's aggregator
+ * takes the max: every worker runs the same code, and a sum would count the workers.
+ */
+function buildInfoMetric(registers: Registry[], version: string): void {
+  const info = new Gauge({
+    ...METRICS.buildInfo,
+    labelNames: [...METRICS.buildInfo.labelNames],
+    registers,
+    aggregator: 'max',
+  });
+  info.set({ version, node_version: process.versions.node }, 1);
 }
 
 /** The state store's health, read at scrape time from what the store counts (store-status.ts). */

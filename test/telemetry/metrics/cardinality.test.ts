@@ -18,6 +18,7 @@ import { RELOAD_RESULTS } from '../../../src/telemetry/metrics/metric-names.js';
 import { BINDINGS, OPERATIONS, PROTOCOL_VERSIONS } from '../../../src/a2a/operations.js';
 import { TASK_STATES } from '../../../src/a2a/task-state.js';
 import { RULE_IDS } from '../../../src/a2a/findings.js';
+import { GATEWAY_VERSION } from '../../../src/version.js';
 import { GATEWAY_ERROR_REASONS } from '../../../src/errors/gateway-error.js';
 import {
   ACCESS_DENIALS,
@@ -52,7 +53,9 @@ const closedSets: Record<string, ReadonlySet<string>> = Object.fromEntries(
     agent: ['reviewer'],
     method: OPERATIONS,
     binding: BINDINGS,
-    version: PROTOCOL_VERSIONS,
+    // `version` is also a2a_gateway_build_info's (the gateway's own, one value per process).
+    version: [...PROTOCOL_VERSIONS, GATEWAY_VERSION],
+    node_version: [process.versions.node],
     kind: EXCHANGE_KINDS,
     state: [...TASK_STATES, NO_STATE],
     event: STREAM_EVENT_KINDS,
