@@ -14,6 +14,7 @@ import type { BodyRewrite, RewriteResult } from '../exchange/answer-rewrite.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Owners } from '../tasks/tracker.js';
 import type { SealPageToken } from './page-tokens.js';
+import { withRewrittenBody } from '../transport/headers.js';
 
 /** Largest ListTasks answer the filter holds (a page of 100 tasks with history fits easily). */
 export const LIST_TASKS_MAX_BYTES = 8 * 1024 * 1024;
@@ -101,13 +102,7 @@ export function listTasksFilter(
       const out = await filtered(body, binding, caller, ownersOf, seal);
       if (typeof out === 'string') return { refusal: unfilterable(agent, out) };
       if (out === body) return { body, headers };
-      const kept: string[] = [];
-      for (let i = 0; i < headers.length; i += 2) {
-        const name = headers[i]!.toLowerCase();
-        if (name !== 'content-length' && name !== 'etag') kept.push(headers[i]!, headers[i + 1]!);
-      }
-      kept.push('content-length', String(out.length));
-      return { body: out, headers: kept };
+      return { body: out, headers: withRewrittenBody(headers, out.length) };
     },
   };
 }

@@ -15,6 +15,7 @@ import { StoreUnavailable, type TaskTracker } from '../tasks/tracker.js';
 import type { LastReload, ReloadReport } from '../reload/report.js';
 import { mountHealthDetail } from './health.js';
 import { answerMisses, errorAnswer } from '../errors/control-answer.js';
+import { readExchangesQuery } from './exchanges-query.js';
 import { requireAdminToken } from './admin-token.js';
 import { guardAdminOrigin } from './admin-origin.js';
 import { mountConsoleApi, type ConsoleApiDeps } from '../console/api.js';
@@ -93,13 +94,9 @@ function mountReload(app: Hono, reload: AdminDeps['reload']): void {
 /** What inspection and the task tracker recorded: shapes, ids, states, findings (no bodies). */
 function mountRecords(app: Hono, deps: Pick<AdminDeps, 'recent' | 'exchanges' | 'tracker'>): void {
   app.get('/exchanges', async (c) => {
-    const limit = Number(c.req.query('limit') ?? 50);
-    const query: RecentQuery = {
-      agent: c.req.query('agent'),
-      messageId: c.req.query('messageId'),
-      taskId: c.req.query('taskId'),
-      limit: Number.isFinite(limit) ? limit : 50,
-    };
+    const read = readExchangesQuery(c.req.queries(), deps.recent.capacity);
+    if (!read.ok) return errorAnswer(c, 400, 'INVALID_ARGUMENT', read.message);
+    const { query } = read;
     const exchanges = deps.exchanges ? await deps.exchanges(query) : deps.recent.find(query);
     return c.json({ exchanges });
   });

@@ -39,6 +39,8 @@ export const GATEWAY_ERROR_REASONS = [
   /** A `Last-Event-ID` the replay window no longer (or never) holds (docs/fleet.md "Stream resume"). */
   'RESUME_WINDOW_EXCEEDED',
   'SHUTTING_DOWN',
+  /** The client left before its answer was complete. Recorded, never sent: nobody is left to read it. */
+  'CLIENT_GONE',
   'INTERNAL',
 ] as const;
 export type GatewayErrorReason = (typeof GATEWAY_ERROR_REASONS)[number];
@@ -92,6 +94,8 @@ const STATUS: Record<GatewayErrorReason, readonly [number, string]> = {
   // The events asked for are gone for good (410), as a gRPC OUT_OF_RANGE read past what is kept.
   RESUME_WINDOW_EXCEEDED: [410, 'OUT_OF_RANGE'],
   SHUTTING_DOWN: [503, 'UNAVAILABLE'],
+  // nginx's 499 "client closed request", as gRPC's CANCELLED; only records and logs show it.
+  CLIENT_GONE: [499, 'CANCELLED'],
   INTERNAL: [500, 'INTERNAL'],
 };
 

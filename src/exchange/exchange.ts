@@ -125,7 +125,7 @@ export class Exchange {
       status: 0,
       bytesIn: 0,
       bytesOut: 0,
-      keepalivesSent: 0,
+      gatewayKeepalives: 0,
       durationMs: 0,
       outcome: 'complete',
       findings: [],
@@ -164,8 +164,7 @@ export class Exchange {
 
   fail(outcome: ExchangeOutcome, error: Error): void {
     this.record.outcome = outcome;
-    const reason = 'reason' in error && typeof error.reason === 'string' ? error.reason : error.name;
-    this.record.error = { reason, message: error.message };
+    this.record.error = { reason: reasonOf(outcome, error), message: error.message };
   }
 
   /** Ends the exchange once; later calls are ignored. */
@@ -176,4 +175,13 @@ export class Exchange {
     this.record.status = this.call.answerStarted ? this.call.answerStatus : this.record.status;
     this.emit('onFinish');
   }
+}
+
+/**
+ * The record's reason is always one of the closed sets (GATEWAY_ERROR_REASONS, A2A ErrorInfo
+ * reasons): a plain Error's class name (`TypeError`, `AbortError`) is not a reason.
+ */
+function reasonOf(outcome: ExchangeOutcome, error: Error): string {
+  if ('reason' in error && typeof error.reason === 'string') return error.reason;
+  return outcome === 'client-gone' ? 'CLIENT_GONE' : 'INTERNAL';
 }

@@ -41,7 +41,8 @@ export interface A2AFacts {
     events: Record<StreamEventKind, number>;
     /** Milliseconds from the exchange's start to the first event. */
     firstEventMs?: number;
-    keepalives: number;
+    /** SSE comment lines the agent sent (passed through as they were); the gateway's own are `gatewayKeepalives`. */
+    agentKeepalives: number;
   };
   /**
    * When the client was shown each task state and artifact update, epoch ms (the console's task
@@ -173,8 +174,11 @@ export interface ExchangeRecord {
   status: number;
   bytesIn: number;
   bytesOut: number;
-  /** SSE keepalive comments the gateway wrote into the response. */
-  keepalivesSent: number;
+  /**
+   * SSE keepalive comments the gateway itself wrote into the response in quiet gaps
+   * (`sse.keepalive`, src/bindings/http/sse-keepalive.ts); the agent's own are `a2a.stream.agentKeepalives`.
+   */
+  gatewayKeepalives: number;
   durationMs: number;
   outcome: ExchangeOutcome;
   /** A gateway-side failure (GatewayError reason), distinct from an A2A error the agent sent. */

@@ -45,7 +45,7 @@ export function toFacts(request: RequestFacts, response: ResponseFacts | undefin
         artifactUpdate: stream.events.artifactUpdate,
         error: stream.events.error,
       },
-      keepalives: stream.keepalives,
+      agentKeepalives: stream.keepalives,
       ...(stream.firstEventMs !== undefined
         ? { firstEventMs: Math.round((stream.firstEventMs + headersAfterMs) * 1000) / 1000 }
         : {}),

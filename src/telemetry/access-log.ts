@@ -24,8 +24,14 @@ export function accessLog(log: Logger): ExchangeObserver {
           state: a?.state,
           status: r.status,
           durationMs: r.durationMs,
+          // Both kinds of keepalive, named apart: the agent's comments and the ones the gateway added.
           events: a?.stream
-            ? { ...a.stream.events, firstEventMs: a.stream.firstEventMs, keepalives: a.stream.keepalives }
+            ? {
+                ...a.stream.events,
+                firstEventMs: a.stream.firstEventMs,
+                agentKeepalives: a.stream.agentKeepalives,
+                gatewayKeepalives: r.gatewayKeepalives,
+              }
             : undefined,
           findings: r.findings.map((f) => f.rule),
           a2aError: a?.error,

@@ -109,3 +109,36 @@ export function clientResponseHeaders(headers: Record<string, string | string[] 
   }
   return out;
 }
+
+/**
+ * What describes the agent's exact bytes: their framing, and validators and digests of them. A
+ * strong ETag names one representation (RFC 9110 §8.8.3), a digest its bytes (RFC 9530), so none
+ * may ride on a body the gateway rewrote.
+ */
+const OF_THE_BYTES = [
+  'content-length',
+  'transfer-encoding',
+  'etag',
+  'content-md5',
+  'digest',
+  'content-digest',
+  'repr-digest',
+];
+
+/**
+ * Response headers for a body the gateway rewrote (a filtered list, a translation, a rescued
+ * answer, a signed card): the old body's framing, validators and digests dropped, along with
+ * `replaced` (names the caller sets again after), and the new body's length added.
+ */
+export function withRewrittenBody(
+  headers: readonly string[],
+  length: number,
+  replaced: readonly string[] = [],
+): string[] {
+  const dropped = new Set([...OF_THE_BYTES, ...replaced]);
+  const out: string[] = [];
+  for (let i = 0; i < headers.length; i += 2)
+    if (!dropped.has(headers[i]!.toLowerCase())) out.push(headers[i]!, headers[i + 1]!);
+  out.push('content-length', String(length));
+  return out;
+}

@@ -38,7 +38,7 @@ function record(over: Partial<ExchangeRecord> & { id?: string }): ExchangeRecord
     status: 200,
     bytesIn: 0,
     bytesOut: 0,
-    keepalivesSent: 0,
+    gatewayKeepalives: 0,
     durationMs: 100,
     outcome: 'complete',
     findings: [],
@@ -80,7 +80,7 @@ describe('taskTimeline', () => {
         durationMs: 400,
         a2a: {
           ...facts({ operation: 'SubscribeToTask', taskId: 't1', state: S('COMPLETED') })!,
-          stream: { events: { task: 1, message: 0, statusUpdate: 1, artifactUpdate: 1, error: 0 }, keepalives: 0 },
+          stream: { events: { task: 1, message: 0, statusUpdate: 1, artifactUpdate: 1, error: 0 }, agentKeepalives: 0 },
           marks: { states: [{ state: S('COMPLETED'), at: 2_900 }], artifactsAt: [2_800] },
         },
       }),

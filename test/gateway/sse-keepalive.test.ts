@@ -11,6 +11,8 @@ import { clientV1 } from '../peers/clients.js';
 import { withDeadline } from '../peers/deadline.js';
 import { STREAMED_TASK_V1, streamV1 } from '../peers/scenarios.js';
 import { trace } from '../peers/inspect.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 
 const EVENT_1 =
   'data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
@@ -46,6 +48,45 @@ describe('SSE keepalive', () => {
       expect(text.replace(/: keepalive\n\n/g, '')).toBe(EVENT_1 + middle + EVENT_2);
       // The first comment comes only after the half-sent event was finished.
       expect(text.indexOf(': keepalive')).toBeGreaterThan(text.indexOf(middle));
+    } finally {
+      await gateway.close();
+      await upstream.close();
+    }
+  });
+
+  it("counts the agent's comments and the gateway's keepalives apart, alike in the log and /exchanges", async () => {
+    const upstream = await scriptedUpstream(async (req, res) => {
+      for await (const _ of req);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(EVENT_1);
+      res.write(': ping\n\n'); // the agent's own keepalive
+      setTimeout(() => res.end(EVENT_2), 1500);
+    });
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
+    const gateway = await startTestGateway(
+      { quiet: { url: upstream.url, sse: { keepalive: '300ms' } } },
+      { log: { access: true } },
+      [],
+      logger,
+    );
+    try {
+      const res = await request(`${gateway.url}/agents/quiet/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{}}',
+      });
+      const added = ((await res.body.text()).match(/: keepalive\n\n/g) ?? []).length;
+      expect(added).toBeGreaterThanOrEqual(1);
+      const exchange = lines.map((l) => JSON.parse(l) as { msg: string }).find((l) => l.msg === 'exchange');
+      expect(exchange).toMatchObject({ events: { agentKeepalives: 1, gatewayKeepalives: added } });
+      const recorded = (await (await fetch(`${gateway.adminUrl}/exchanges?agent=quiet`)).json()) as {
+        exchanges: unknown[];
+      };
+      expect(recorded.exchanges[0]).toMatchObject({
+        gatewayKeepalives: added,
+        a2a: { stream: { agentKeepalives: 1 } },
+      });
     } finally {
       await gateway.close();
       await upstream.close();

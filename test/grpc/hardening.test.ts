@@ -264,6 +264,8 @@ describe('gRPC: deadlines, cancels and quiet bodies', () => {
         3000,
         'the exchange record',
       );
+      // Its reason is from the closed set, like every other (issue 30 item 6), not an Error's name.
+      expect(records.find((r) => r.agent === 'slow' && r.outcome === 'client-gone')!.error?.reason).toBe('CLIENT_GONE');
     } finally {
       session.destroy();
     }

@@ -62,7 +62,7 @@ function exchangeOf(request: RequestFacts): Exchange {
     status: 200,
     bytesIn: requestBody.length,
     bytesOut: responseBody.length,
-    keepalivesSent: 0,
+    gatewayKeepalives: 0,
     durationMs: 1,
     outcome: 'complete' as const,
     findings: [],

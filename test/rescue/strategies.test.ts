@@ -253,6 +253,7 @@ describe('the client leaves while the gateway waits', () => {
 
     const record = rec.records.find((r) => r.rescue)!;
     expect(record.outcome).toBe('client-gone');
+    expect(record.error?.reason).toBe('CLIENT_GONE');
     expect(record.rescue).toMatchObject({ outcome: 'client-gone', taskId: expect.any(String) });
     logger.flush();
     const line = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'exchange' && l.outcome === 'client-gone');

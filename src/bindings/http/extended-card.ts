@@ -22,6 +22,7 @@ import { rewriteCardBytes } from '../../cards/rewrite-bytes.js';
 import { etagOf } from '../../cards/etag.js';
 import { withGatewaySecurity, type CardSecurity } from '../../cards/security.js';
 import type { CardSigner } from '../../cards/signer.js';
+import { withRewrittenBody } from '../../transport/headers.js';
 
 /** The card inside the (URL-rewritten) answer, with the gateway's schemes. */
 function secured(body: Uint8Array, binding: JsonBinding, version: ProtocolVersion, security: CardSecurity): Uint8Array {
@@ -75,13 +76,7 @@ export function extendedCardRewrite(
       const bytes = signer ? signed(unsigned, binding, signer, changed) : unsigned;
       if (bytes === body) return { body, headers }; // the agent's bytes, and its ETag for them
       const out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const kept: string[] = [];
-      for (let i = 0; i < headers.length; i += 2) {
-        const name = headers[i]!.toLowerCase();
-        if (name !== 'content-length' && name !== 'etag') kept.push(headers[i]!, headers[i + 1]!);
-      }
-      kept.push('content-length', String(out.length), 'etag', etagOf(out));
-      return { body: out, headers: kept };
+      return { body: out, headers: [...withRewrittenBody(headers, out.length), 'etag', etagOf(out)] };
     },
   };
 }

@@ -83,10 +83,10 @@ function cut(how: string): GatewayError {
   return new GatewayError('UPSTREAM_RESET', `the agent's connection ${how} before the answer was complete`);
 }
 
-class ClientGone extends Error {
+/** Aborts the agent's call once the client has left (a class, so onResponseError can tell it apart). */
+class ClientGone extends GatewayError {
   constructor() {
-    super('client went away');
-    this.name = 'ClientGone';
+    super('CLIENT_GONE', 'client went away');
   }
 }
 

@@ -85,6 +85,6 @@ export class SseKeepalive implements QuietEntry {
     // Only between two events: a comment inside an event would end it early.
     if (!this.atEventBoundary || this.res.writableEnded) return;
     this.res.write(KEEPALIVE);
-    this.record.keepalivesSent++;
+    this.record.gatewayKeepalives++;
   }
 }

@@ -22,6 +22,7 @@ import { continuationCall } from '../../a2a/resume-wire.js';
 import { matchRestRoute } from '../../a2a/rest-routes.js';
 import type { EventTranslator } from './forward.js';
 import { contentTypeFor } from '../../a2a/content-type.js';
+import { withRewrittenBody } from '../../transport/headers.js';
 
 /** What the agent gets instead of the caller's call. */
 export interface TranslatedCall {
@@ -163,14 +164,8 @@ function untranslatable(exchange: Exchange, t: Translation, err: unknown): Gatew
 
 /** Response headers with the translated body's length and (translated) the caller's media type. */
 function withLength(headers: string[], length: number, t: Translation | undefined): string[] {
-  const out: string[] = [];
-  const replaced = new Set(['content-length', 'transfer-encoding', 'etag', ...(t ? ['content-type'] : [])]);
-  for (let i = 0; i < headers.length; i += 2) {
-    if (!replaced.has(headers[i]!.toLowerCase())) out.push(headers[i]!, headers[i + 1]!);
-  }
-  if (t) out.push('content-type', contentTypeFor(t.binding, t.caller));
-  out.push('content-length', String(length));
-  return out;
+  if (!t) return withRewrittenBody(headers, length);
+  return [...withRewrittenBody(headers, length, ['content-type']), 'content-type', contentTypeFor(t.binding, t.caller)];
 }
 
 /**

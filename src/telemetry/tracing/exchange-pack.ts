@@ -68,7 +68,7 @@ type StreamTuple = [
   statusUpdate: number,
   artifactUpdate: number,
   error: number,
-  keepalives: number,
+  agentKeepalives: number,
 ];
 type AccessTuple = [
   principal: string | undefined,
@@ -91,6 +91,7 @@ export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): Pack
     record.httpMethod,
     record.status,
     record.outcome,
+    record.gatewayKeepalives,
     error?.reason,
     error?.message,
     record.findings.length > 0 ? record.findings.map((f) => f.rule) : undefined,
@@ -115,7 +116,7 @@ export function packExchange(record: ExchangeRecord, trace: ExchangeTrace): Pack
         stream.events.statusUpdate,
         stream.events.artifactUpdate,
         stream.events.error,
-        stream.keepalives,
+        stream.agentKeepalives,
       ] satisfies StreamTuple),
     // the trace
     trace.traceId,
@@ -138,6 +139,7 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
   const httpMethod = next<string>();
   const status = next<number>();
   const outcome = next<ExchangeOutcome>();
+  const gatewayKeepalives = next<number>();
   const errorReason = next<string | undefined>();
   const errorMessage = next<string | undefined>();
   const rules = next<string[] | undefined>();
@@ -168,7 +170,7 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
         artifactUpdate: stream[3],
         error: stream[4],
       },
-      keepalives: stream[5],
+      agentKeepalives: stream[5],
     };
   const traceId = next<string>();
   const serverSpanId = next<string>();
@@ -185,6 +187,7 @@ export function unpackExchange(p: PackedExchange): FinishedExchange {
       httpMethod,
       status,
       outcome,
+      gatewayKeepalives,
       error: errorReason === undefined ? undefined : { reason: errorReason, message: errorMessage ?? '' },
       findings: rules ? rules.map((rule) => ({ rule })) : NO_FINDINGS,
       a2a: binding === undefined ? undefined : a2a,

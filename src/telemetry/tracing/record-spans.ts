@@ -168,7 +168,8 @@ function serverAttributes(record: SpanRecord, t: ExchangeTrace): Attributes {
       let events = 0;
       for (const kind of STREAM_EVENT_KINDS) events += stream.events[kind] ?? 0;
       attrs[A.ATTR_GATEWAY_STREAM_EVENTS] = events;
-      attrs[A.ATTR_GATEWAY_STREAM_KEEPALIVES] = stream.keepalives;
+      attrs[A.ATTR_GATEWAY_STREAM_AGENT_KEEPALIVES] = stream.agentKeepalives;
+      attrs[A.ATTR_GATEWAY_STREAM_GATEWAY_KEEPALIVES] = record.gatewayKeepalives;
     }
   }
   attrs[A.ATTR_GATEWAY_OUTCOME] = record.outcome;

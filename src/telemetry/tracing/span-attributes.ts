@@ -52,7 +52,10 @@ export const ATTR_GATEWAY_RATE_LIMITED = 'a2a.gateway.access.rate_limited';
 /** Why the push-notification webhook was refused (a PUSH_REFUSALS member). */
 export const ATTR_GATEWAY_PUSH_REFUSED = 'a2a.gateway.access.push_refused';
 export const ATTR_GATEWAY_STREAM_EVENTS = 'a2a.gateway.stream.events';
-export const ATTR_GATEWAY_STREAM_KEEPALIVES = 'a2a.gateway.stream.keepalives';
+/** SSE comment lines the agent sent. */
+export const ATTR_GATEWAY_STREAM_AGENT_KEEPALIVES = 'a2a.gateway.stream.agent_keepalives';
+/** Keepalive comments the gateway wrote in quiet gaps (sse.keepalive). */
+export const ATTR_GATEWAY_STREAM_GATEWAY_KEEPALIVES = 'a2a.gateway.stream.gateway_keepalives';
 /** Span events not recorded because the per-span cap was reached. */
 export const ATTR_GATEWAY_EVENTS_DROPPED = 'a2a.gateway.span_events_dropped';
 /** On a stream event: its kind (task, message, statusUpdate, artifactUpdate, error). */

@@ -18,7 +18,7 @@ import * as A from './span-attributes.js';
 /** What spans read of an exchange's record. */
 export interface SpanRecord extends Pick<
   ExchangeRecord,
-  'agent' | 'httpMethod' | 'status' | 'outcome' | 'error' | 'a2a' | 'access'
+  'agent' | 'httpMethod' | 'status' | 'outcome' | 'error' | 'a2a' | 'access' | 'gatewayKeepalives'
 > {
   /** Only the rule ids: span events carried the details on the request thread. */
   readonly findings: readonly { readonly rule: string }[];

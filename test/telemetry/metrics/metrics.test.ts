@@ -88,7 +88,7 @@ describe('exchange metrics', () => {
     const stream = {
       events: { task: 1, message: 0, statusUpdate: 2, artifactUpdate: 2, error: 0 },
       firstEventMs: 30,
-      keepalives: 3,
+      agentKeepalives: 3,
     };
     finish({ a2a: facts({ operation: 'SendStreamingMessage', kind: 'task', state: 'TASK_STATE_COMPLETED', stream }) });
     expect(
@@ -112,7 +112,7 @@ describe('exchange metrics', () => {
     finish({
       outcome: 'client-gone',
       a2a: facts({ operation: 'SendStreamingMessage' }),
-      error: { reason: 'ClientGone', message: 'gone' },
+      error: { reason: 'CLIENT_GONE', message: 'gone' },
     });
     expect(
       await valueOf(registry, 'a2a_upstream_errors_total', { agent: 'reviewer', reason: 'UPSTREAM_UNREACHABLE' }),

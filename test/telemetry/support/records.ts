@@ -13,7 +13,7 @@ export function record(partial: Partial<ExchangeRecord> = {}): ExchangeRecord {
     status: 200,
     bytesIn: 100,
     bytesOut: 200,
-    keepalivesSent: 0,
+    gatewayKeepalives: 0,
     durationMs: 120,
     outcome: 'complete',
     findings: [],

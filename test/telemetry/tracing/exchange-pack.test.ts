@@ -34,7 +34,7 @@ const a2aFacts: fc.Arbitrary<A2AFacts> = fc.record(
     error: fc.record({ code: maybe(fc.integer()), reason: maybe(fc.string()), message: maybe(fc.string()) }),
     stream: fc.record({
       events: fc.record({ task: count, message: count, statusUpdate: count, artifactUpdate: count, error: count }),
-      keepalives: count,
+      agentKeepalives: count,
     }),
     partial: fc.boolean(),
   },

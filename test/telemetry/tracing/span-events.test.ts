@@ -5,7 +5,7 @@ import { facts, record } from '../support/records.js';
 
 const stream = (statusUpdate: number, artifactUpdate = 0) => ({
   events: { task: 1, message: 0, statusUpdate, artifactUpdate, error: 0 },
-  keepalives: 0,
+  agentKeepalives: 0,
 });
 
 describe('span events from exchange facts', () => {
