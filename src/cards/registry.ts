@@ -7,6 +7,11 @@
  * cache's single flight), and a card asked for again within `CATALOG_REUSE_MS` of its last fetch
  * is not fetched again, even when its Cache-Control says no-cache (a busy `/agents` costs the
  * agent at most one card request per second).
+ *
+ * An agent's card state (`cardStates`) is not the gateway's readiness (issue #30): one
+ * unreachable agent must not take every pod out of its Service. It goes to the metrics
+ * (`a2a_agent_card_up`), the admin `/readyz` (`cardsUnavailable`) and, only for agents marked
+ * `required: true`, to readiness itself (`requiredPending`, src/control/health.ts).
  */
 import type { Upstream } from '../transport/upstream.js';
 import { restBasePaths } from '../a2a/card-interfaces.js';
@@ -48,6 +53,13 @@ export interface PublicAgentStatus {
   ready: boolean;
   card?: Record<string, unknown>;
 }
+
+/**
+ * An agent's card as the registry knows it: `pending` before the first fetch has answered,
+ * `available` when the last fetch succeeded (or the previous generation's did, `carryOver`),
+ * `unavailable` when the last fetch failed.
+ */
+export type CardState = 'pending' | 'available' | 'unavailable';
 
 const PROBE_HEADERS = { 'a2a-version': '1.0' };
 /** The catalog reuses an agent's last fetched card this long, whatever its Cache-Control. */
@@ -110,12 +122,35 @@ export class CardRegistry {
     return this.restPaths.get(agent);
   }
 
+  /** Every agent's card has been fetched once (no longer what readiness means: `requiredPending`). */
   ready(): boolean {
     return this.fetchedOnce.size === this.upstreams.size;
   }
 
+  /** The agents whose card has not been fetched yet. */
   pending(): string[] {
     return [...this.upstreams.keys()].filter((n) => !this.fetchedOnce.has(n));
+  }
+
+  /** Every agent's card state, in config order (metrics, the admin `/readyz`). */
+  cardStates(): Array<{ agent: string; state: CardState }> {
+    return [...this.upstreams.keys()].map((agent) => ({ agent, state: this.cardState(agent) }));
+  }
+
+  private cardState(agent: string): CardState {
+    if (this.lastError.has(agent)) return 'unavailable';
+    return this.fetchedOnce.has(agent) ? 'available' : 'pending';
+  }
+
+  /**
+   * The agents marked `required: true` whose card has not been fetched yet: readiness waits for
+   * these only. Once fetched, a later failed catalog fetch does not pull the gateway out (the
+   * card cache still serves the card it has; `cardsUnavailable` and the metric say it).
+   */
+  requiredPending(): string[] {
+    return [...this.upstreams.values()]
+      .filter((u) => u.config.required && !this.fetchedOnce.has(u.name))
+      .map((u) => u.name);
   }
 
   private async load(upstream: Upstream): Promise<CachedCard> {

@@ -97,6 +97,12 @@ const agentObject = z
     /** Task affinity across replicas (docs/fleet.md "Task affinity"). */
     affinity: affinitySchema,
     cardPath: z.string().startsWith('/').default('/.well-known/agent-card.json'),
+    /**
+     * `/readyz` waits for this agent's card (fetched once) before the gateway is ready. Default
+     * false: readiness is about the gateway itself, and one unreachable agent must not pull every
+     * pod out of the Service (issue #30; docs/deploying.md "Probes").
+     */
+    required: z.boolean().default(false),
     /** The agent's card: the keys its signatures are checked with (docs/security.md "Signed agent cards"). */
     cards: agentCardsSchema,
     /** Extra headers the gateway adds to every upstream request (credentials it injects). */

@@ -5,10 +5,19 @@
  * its `/readyz` is `{"status":"ready"}` or `{"status":"not ready"}` and nothing more: no agent
  * names (the public `/agents` hides agents from callers that may not use them), no reload errors
  * (a refused config's errors quote the file, which may hold credentials). On the admin listener
- * readiness says `draining`, which agents' cards it waits for, a required state store that is
- * down, and after a reload `lastReload`: a refused config leaves the status as it is (the gateway
+ * readiness says `draining`, a required state store that is down, which required agents' cards
+ * it waits for (`waitingForCards`), every agent whose card the last fetch did not get
+ * (`cardsUnavailable`) or whose first fetch has not answered yet (`cardsPending`), whether or not
+ * it holds readiness, and after a reload `lastReload`: a refused config leaves the status as it is (the gateway
  * serves on the config before it, so it is still ready) but says so, with the errors
  * (src/reload/report.ts).
+ *
+ * Readiness is about the gateway itself (issue #30): its listeners answer, its config loaded, a
+ * required state store is up. An agent's card holds it only with `agents.{name}.required: true`;
+ * otherwise one unreachable agent — at start or added by a reload — would make every pod 503 and
+ * a rollout would never become ready, while the other agents are served fine. An agent without
+ * its card is still forwarded to (its calls fail as the agent does) and shows in the metrics
+ * (`a2a_agent_card_up`) and in `cardsUnavailable` here.
  */
 import type { Env, Hono } from 'hono';
 import type { CardRegistry } from '../cards/registry.js';
@@ -16,7 +25,7 @@ import type { LastReload } from '../reload/report.js';
 
 /** What readiness is decided by: the same on both listeners. */
 export interface ReadinessDeps {
-  readonly registry: Pick<CardRegistry, 'pending'>;
+  readonly registry: Pick<CardRegistry, 'requiredPending' | 'cardStates'>;
   readonly isDraining: () => boolean;
   /** False while a store the config marks `required` (state.redis.required) is down. */
   readonly stateReady?: () => boolean;
@@ -40,9 +49,16 @@ export function mountHealthDetail<E extends Env>(app: Hono<E>, deps: HealthDeps)
   app.get('/readyz', (c) => {
     if (deps.isDraining()) return c.json({ status: 'draining' }, 503);
     if (deps.stateReady && !deps.stateReady()) return c.json({ status: 'not ready', stateStore: 'down' }, 503);
-    const pending = deps.registry.pending();
+    const pending = deps.registry.requiredPending();
+    const states = deps.registry.cardStates();
+    const named = (state: string) => states.filter((s) => s.state === state).map((s) => s.agent);
+    const [unfetched, unavailable] = [named('pending'), named('unavailable')];
     const lastReload = deps.lastReload?.();
-    const detail = lastReload ? { lastReload } : {};
+    const detail = {
+      ...(unfetched.length > 0 ? { cardsPending: unfetched } : {}),
+      ...(unavailable.length > 0 ? { cardsUnavailable: unavailable } : {}),
+      ...(lastReload ? { lastReload } : {}),
+    };
     return pending.length === 0
       ? c.json({ status: 'ready', ...detail })
       : c.json({ status: 'not ready', waitingForCards: pending, ...detail }, 503);
@@ -50,5 +66,5 @@ export function mountHealthDetail<E extends Env>(app: Hono<E>, deps: HealthDeps)
 }
 
 function isReady(deps: ReadinessDeps): boolean {
-  return !deps.isDraining() && (!deps.stateReady || deps.stateReady()) && deps.registry.pending().length === 0;
+  return !deps.isDraining() && (!deps.stateReady || deps.stateReady()) && deps.registry.requiredPending().length === 0;
 }

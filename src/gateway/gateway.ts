@@ -116,7 +116,10 @@ interface Parts extends Shared {
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   // The metrics read the current generation's replicas, which exist only once it is built.
   const live: { generations?: Generations<Generation> } = {};
-  const parts = assemble(config, options, () => replicaViews(live.generations?.current));
+  const parts = assemble(config, options, {
+    replicas: () => replicaViews(live.generations?.current),
+    cardsUp: () => cardsUp(live.generations?.current),
+  });
   // The listeners read `generations.current` per request; it is set before either listens. The
   // admin catalog names the agents at the traffic listener's address unless `publicUrl` says.
   let url = '';
@@ -207,7 +210,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 }
 
 /** What outlives reloads: logger, task tracker, telemetry, observers, recent exchanges. */
-function assemble(config: GatewayConfig, options: GatewayOptions, replicas: () => ReplicaView[]): Parts {
+function assemble(
+  config: GatewayConfig,
+  options: GatewayOptions,
+  current: { replicas: () => ReplicaView[]; cardsUp: () => Array<{ agent: string; up: boolean }> },
+): Parts {
   const log = options.logger ?? createLogger(config.log.level);
   const stateStore = buildState(config, log);
   const tracker = new TaskTracker(stateStore.store);
@@ -218,7 +225,8 @@ function assemble(config: GatewayConfig, options: GatewayOptions, replicas: () =
     agents: Object.keys(config.agents),
     tracker,
     storeStatus: stateStore.status,
-    replicas,
+    replicas: current.replicas,
+    cardsUp: current.cardsUp,
     windowWriteFailures: () => stateStore.windows.failures,
     env: options.env ?? {},
     serviceVersion: GATEWAY_VERSION,
@@ -249,6 +257,12 @@ function assemble(config: GatewayConfig, options: GatewayOptions, replicas: () =
     lastReload: () => state.lastReload,
     grpcPorts: grpcPorts(),
   };
+}
+
+/** Each agent's card, available or not, as `a2a_agent_card_up` reads it (issue #30). */
+function cardsUp(generation: Generation | undefined): Array<{ agent: string; up: boolean }> {
+  if (!generation) return [];
+  return generation.registry.cardStates().map(({ agent, state }) => ({ agent, up: state === 'available' }));
 }
 
 /** The replicas of the agents configured with `upstreams`, as the a2a_replica_* gauges read them. */

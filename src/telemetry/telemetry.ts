@@ -21,6 +21,8 @@ export interface TelemetryOptions {
   readonly storeStatus?: StoreStatusView;
   /** The current config's replicas, read at scrape time (`a2a_replica_*`). */
   readonly replicas?: () => Iterable<ReplicaView>;
+  /** The current config's agents' cards, read at scrape time (`a2a_agent_card_up`). */
+  readonly cardsUp?: () => Iterable<{ readonly agent: string; readonly up: boolean }>;
   /** Stream resume's failed window writes so far (`a2a_resume_window_write_failures_total`). */
   readonly windowWriteFailures?: () => number;
   /** OTEL_* variables; tracing is off unless they configure an exporter. */
@@ -66,6 +68,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
           processMetrics: options.processMetrics,
           storeStatus: options.storeStatus,
           replicas: options.replicas,
+          cardsUp: options.cardsUp,
           windowWriteFailures: options.windowWriteFailures,
           version: options.serviceVersion,
         });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { find, render, validateObject, type K8sObject } from './manifests.js';
+import { find, gatewayContainer, mountedConfig, render, validateObject } from './manifests.js';
 
 const BASE = 'deploy/kubernetes/base';
 const OVERLAY = 'deploy/kubernetes/overlays/redis';
@@ -15,30 +15,6 @@ const NAME = { 'app.kubernetes.io/name': 'a2a-gateway' };
 
 const base = render(BASE);
 const overlay = render(OVERLAY);
-
-function gatewayContainer(objects: K8sObject[]) {
-  const deployment = find(objects, 'Deployment', 'a2a-gateway');
-  const container = deployment.spec.template.spec.containers.find((c: { name: string }) => c.name === 'gateway');
-  if (!container) throw new Error('no container "gateway" in the Deployment');
-  return { deployment, pod: deployment.spec.template.spec, container };
-}
-
-/** The gateway.yaml of the ConfigMap the Deployment mounts, parsed with the Secret's variables. */
-function mountedConfig(objects: K8sObject[]) {
-  const { pod, container } = gatewayContainer(objects);
-  const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === '/etc/a2a-gateway');
-  const volume = pod.volumes.find((v: { name: string }) => v.name === mount?.name);
-  const configMap = find(objects, 'ConfigMap', volume?.configMap?.name);
-  const secretName = container.envFrom?.[0]?.secretRef?.name;
-  const secret = find(objects, 'Secret', secretName);
-  // The pod's environment: the Secret's keys (envFrom; placeholder values) and the container's `env`.
-  const secretEnv = Object.fromEntries(
-    Object.keys(secret.stringData ?? secret.data).map((k) => [k, `${k.toLowerCase()}-0123456789abcdef`]),
-  );
-  const own = (container.env ?? []) as Array<{ name: string; value?: string }>;
-  const env = { ...secretEnv, ...Object.fromEntries(own.map((e) => [e.name, e.value ?? ''])) };
-  return { text: configMap.data['gateway.yaml'] as string, env, secretEnv, secret };
-}
 
 describe.each([
   ['base', base],

@@ -10,7 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { PodMonitor, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 
@@ -32,6 +32,7 @@ const MODELS: Record<string, (data: never) => Validator> = {
   'apps/v1/StatefulSet': (d) => new StatefulSet(d),
   'autoscaling/v2/HorizontalPodAutoscaler': (d) => new HorizontalPodAutoscaler(d),
   'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d),
+  'networking.k8s.io/v1/Ingress': (d) => new Ingress(d),
   'policy/v1/PodDisruptionBudget': (d) => new PodDisruptionBudget(d),
   'monitoring.coreos.com/v1/ServiceMonitor': (d) => new ServiceMonitor(d),
   'monitoring.coreos.com/v1/PodMonitor': (d) => new PodMonitor(d),
@@ -68,4 +69,29 @@ export function find(objects: K8sObject[], kind: string, name?: string): K8sObje
   const found = objects.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
   if (found.length !== 1) throw new Error(`expected one ${kind}${name ? ` ${name}` : ''}, found ${found.length}`);
   return found[0]!;
+}
+
+/** The Deployment's `gateway` container and its pod. */
+export function gatewayContainer(objects: K8sObject[]) {
+  const deployment = find(objects, 'Deployment', 'a2a-gateway');
+  const container = deployment.spec.template.spec.containers.find((c: { name: string }) => c.name === 'gateway');
+  if (!container) throw new Error('no container "gateway" in the Deployment');
+  return { deployment, pod: deployment.spec.template.spec, container };
+}
+
+/** The gateway.yaml of the ConfigMap the Deployment mounts, parsed with the Secret's variables. */
+export function mountedConfig(objects: K8sObject[]) {
+  const { pod, container } = gatewayContainer(objects);
+  const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === '/etc/a2a-gateway');
+  const volume = pod.volumes.find((v: { name: string }) => v.name === mount?.name);
+  const configMap = find(objects, 'ConfigMap', volume?.configMap?.name);
+  const secretName = container.envFrom?.[0]?.secretRef?.name;
+  const secret = find(objects, 'Secret', secretName);
+  // The pod's environment: the Secret's keys (envFrom; placeholder values) and the container's `env`.
+  const secretEnv = Object.fromEntries(
+    Object.keys(secret.stringData ?? secret.data).map((k) => [k, `${k.toLowerCase()}-0123456789abcdef`]),
+  );
+  const own = (container.env ?? []) as Array<{ name: string; value?: string }>;
+  const env = { ...secretEnv, ...Object.fromEntries(own.map((e) => [e.name, e.value ?? ''])) };
+  return { text: configMap.data['gateway.yaml'] as string, env, secretEnv, secret };
 }

@@ -126,7 +126,11 @@ describe('a card larger than cards.maxBytes', () => {
     const [agent] = await catalog(gateway);
     expect(agent).toMatchObject({ name: 'big', reachable: false });
     expect(agent!['cardError']).toMatch(/larger than cards\.maxBytes/);
-    expect((await get(gateway, '/readyz')).status).toBe(503);
+    // Readiness is the gateway's own (issue #30): one refused card does not pull it out; the admin
+    // /readyz names the agent.
+    expect((await get(gateway, '/readyz')).status).toBe(200);
+    const admin = await get(gateway, '/readyz', {}, gateway.adminUrl);
+    expect(JSON.parse(admin.text)).toMatchObject({ status: 'ready', cardsUnavailable: ['big'] });
     const refused = lines.filter((l) => l['msg'] === 'agent card refused');
     expect(refused.length).toBe(1); // once, however often it is retried
     expect(refused[0]).toMatchObject({ agent: 'big', reason: 'CARD_TOO_LARGE' });

@@ -106,7 +106,7 @@ describe('traffic /readyz', () => {
     const dead = await deadUrl();
     const agents = [
       `  billing:\n    url: ${peer.url}\n    access: { allow: [ops] }`,
-      `  hidden-ledger:\n    url: ${dead}\n    access: { allow: [ops] }`,
+      `  hidden-ledger:\n    url: ${dead}\n    required: true\n    access: { allow: [ops] }`,
     ].join('\n');
     const { gateway } = await start('waiting', agents);
 

@@ -118,6 +118,11 @@ export const METRICS = {
     help: 'Whether the shared state store (state.store: redis) is connected: 1 up, 0 down; always 1 for the in-memory store.',
     labelNames: [],
   },
+  agentCardUp: {
+    name: 'a2a_agent_card_up',
+    help: "Whether the agent's card could be had at its last fetch: 1 available, 0 pending or unavailable (readiness waits only for agents with required: true).",
+    labelNames: ['agent'],
+  },
   stateStoreErrors: {
     name: 'a2a_state_store_errors_total',
     help: 'State store operations that failed (write: a task-store write dropped; read: an owner or story lookup; census: the task gauges).',

@@ -27,6 +27,8 @@ export interface MetricsOptions {
   readonly storeStatus?: StoreStatusView;
   /** The current config's replicas, read at scrape time for the a2a_replica_* gauges. */
   readonly replicas?: () => Iterable<ReplicaView>;
+  /** The current config's agents and whether each card is available, read at scrape time (`a2a_agent_card_up`). */
+  readonly cardsUp?: () => Iterable<{ readonly agent: string; readonly up: boolean }>;
   /** Stream resume's failed window writes so far (src/resume/window.ts `failures`). */
   readonly windowWriteFailures?: () => number;
   /** `version` of a2a_gateway_build_info; default the running gateway's (src/version.ts). */
@@ -153,6 +155,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   if (options.processMetrics !== false) addProcessMetrics(registry);
   buildInfoMetric(registers, options.version ?? GATEWAY_VERSION);
   stateStoreMetrics(registers, options.storeStatus);
+  agentCardMetric(registers, options.cardsUp);
   const replicaEvents = replicaMetrics(registers, labels, options.replicas ?? (() => []));
   windowWriteMetric(registers, options.windowWriteFailures);
 
@@ -303,6 +306,29 @@ function stateStoreMetrics(registers: Registry[], status: StoreStatusView | unde
       // The store keeps the running totals; the counter shows them (reset, then the total).
       this.reset();
       for (const operation of STORE_OPERATIONS) this.inc({ operation }, status?.errors[operation] ?? 0);
+    },
+  });
+}
+
+/**
+ * Each agent's card, read at scrape time from the current generation's registry (src/cards/
+ * registry.ts `cardStates`): what used to be readiness (issue #30), now an alert
+ * (dashboards/a2a-alerts.yml `A2AAgentCardUnavailable`). Reset per scrape so an agent a reload
+ * removed leaves no series behind.
+ */
+function agentCardMetric(
+  registers: Registry[],
+  cardsUp: (() => Iterable<{ readonly agent: string; readonly up: boolean }>) | undefined,
+): void {
+  new Gauge({
+    ...METRICS.agentCardUp,
+    labelNames: [...METRICS.agentCardUp.labelNames],
+    registers,
+    // Summed over cluster workers it would count workers; unavailable on any worker is down.
+    aggregator: 'min',
+    collect() {
+      this.reset();
+      for (const { agent, up } of cardsUp?.() ?? []) this.set({ agent }, up ? 1 : 0);
     },
   });
 }

@@ -67,14 +67,27 @@ export async function startGatewayProcess(config: string, env: Record<string, st
   return { child, url, adminUrl, configPath: file, reload, log: () => out, stop };
 }
 
-/** Until the gateway's `/readyz` answers 200 (its agents' cards fetched, its store up). */
-export async function waitReady(gateway: Pick<GatewayProcess, 'url'>): Promise<void> {
+/**
+ * Until the gateway's `/readyz` answers 200 (its store up) and, given its admin listener, every
+ * agent's card has been fetched: readiness no longer waits for cards (issue #30), and the tests
+ * here start on a gateway that has its agents' cards (e.g. a card's REST paths, for tenants).
+ */
+export async function waitReady(gateway: { readonly url: string; readonly adminUrl?: string }): Promise<void> {
   await pollUntil(
     () => fetch(`${gateway.url}/readyz`).then((r) => r.status),
     (s) => s === 200,
     15_000,
     'readiness',
   );
+  if (gateway.adminUrl === undefined) return;
+  const cardsFetched = async () => {
+    const res = await fetch(`${gateway.adminUrl}/readyz`);
+    // An admin token the test does not hold: readiness alone, as before.
+    if (res.status === 401) return true;
+    const body = (await res.json()) as { cardsPending?: string[]; cardsUnavailable?: string[] };
+    return body.cardsPending === undefined && body.cardsUnavailable === undefined;
+  };
+  await pollUntil(cardsFetched, (done) => done, 15_000, 'agent cards');
 }
 
 /** The loopback listeners, short shutdown and no access log of a test's gateway process. */

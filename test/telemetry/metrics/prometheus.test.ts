@@ -306,7 +306,7 @@ describe('the alert rules against a real Prometheus', () => {
     parseYaml(readFileSync(ALERTS, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
   ).groups.flatMap((g) => g.rules);
 
-  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials, failed reloads, a shared store down and an unhealthy replica', () => {
+  it('covers error ratio, stuck tasks, input-required backlog, findings, unreachable agents, denials, failed reloads, a shared store down, an agent card unavailable and an unhealthy replica', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'A2AAgentErrorRatio',
       'A2ATaskStuckWorking',
@@ -317,6 +317,7 @@ describe('the alert rules against a real Prometheus', () => {
       'A2AJwksUnavailable',
       'A2AConfigReloadFailed',
       'A2AStateStoreDown',
+      'A2AAgentCardUnavailable',
       'A2AReplicaUnhealthy',
     ]);
   });
