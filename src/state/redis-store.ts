@@ -87,6 +87,7 @@ export class RedisTaskStore implements TaskStore {
       contextId ?? '',
       principal ?? '',
       sighting.shown ? '1' : '0',
+      sighting.agentAt === undefined ? '' : String(sighting.agentAt),
     ];
     return new Promise((resolve) =>
       this.queue.add(args, (sighted) => {

@@ -6,6 +6,7 @@
  * tell the same story. Pure.
  */
 import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
+import { stateStartedAt } from './agent-time.js';
 
 export interface StateVisit {
   readonly state: TaskState;
@@ -51,6 +52,11 @@ export interface TaskSighting {
   readonly principal?: string;
   /** This answer reached the client (the inspector's); false: only the gateway saw it (the rescue's). */
   readonly shown: boolean;
+  /**
+   * The agent's `status.timestamp` for `state`, epoch ms (agent-time.ts): the visit starts then
+   * when it is sane, else at `at`. `at` stays the time the gateway saw it (`lastSeen`).
+   */
+  readonly agentAt?: number;
 }
 
 /** Per agent and current state: how many tracked tasks, and when the longest-waiting unfinished
@@ -77,14 +83,19 @@ export function newStory(agent: string, taskId: string, sighting: TaskSighting):
  * also after terminal (the rescue sees COMPLETED first, then its answer shows it to the client)
  * — and changes nothing else: no event, no duration.
  */
-export function advanceStory(story: TaskStory, sighting: Pick<TaskSighting, 'state' | 'at' | 'shown'>): TaskEvent[] {
-  const { state, at, shown } = sighting;
-  story.lastSeen = Math.max(story.lastSeen, at);
+export function advanceStory(
+  story: TaskStory,
+  sighting: Pick<TaskSighting, 'state' | 'at' | 'shown' | 'agentAt'>,
+): TaskEvent[] {
+  const { state, shown } = sighting;
+  story.lastSeen = Math.max(story.lastSeen, sighting.at);
   const last = story.states.at(-1);
   const current = last?.state;
   if (state !== undefined && state === current && shown && !last!.shown) last!.shown = true;
   if (!state || state === current || story.durationMs !== undefined) return [];
   const events: TaskEvent[] = [];
+  const bounds = { observedAt: sighting.at, firstSeen: story.firstSeen, previousAt: last?.at };
+  const at = stateStartedAt(sighting.agentAt, bounds);
   story.states.push({ state, at, shown });
   events.push({ type: 'state', story, from: current, to: state });
   if (current && isInterrupted(current)) {

@@ -49,12 +49,19 @@ const SIGHTINGS: Array<[string, TaskSighting]> = [
   ['t1', { state: S('WORKING'), at: 12_000, shown: true }], // after terminal: changes nothing
   ['t2', { state: S('CANCELED'), at: 13_000, shown: true }],
 ];
+/** The agent's status.timestamp (src/tasks/agent-time.ts): believed, in the future, too early. */
+const STAMPED: Array<[string, TaskSighting]> = [
+  ['t3', { state: S('WORKING'), at: 20_000, agentAt: 19_000, shown: true }],
+  ['t3', { state: S('INPUT_REQUIRED'), at: 40_000, agentAt: 21_000, shown: true }],
+  ['t3', { state: S('WORKING'), at: 41_000, agentAt: 99_000, shown: true }],
+  ['t3', { state: S('COMPLETED'), at: 60_000, agentAt: 1_000, shown: true }],
+];
 
 describe('the Redis task store', () => {
   it('tells the same story, with the same events, as the in-memory store', async () => {
     const [{ store }] = await pair();
     const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
-    for (const [taskId, sighting] of SIGHTINGS) {
+    for (const [taskId, sighting] of [...SIGHTINGS, ...STAMPED]) {
       const [fromRedis, fromMemory] = await Promise.all([
         store.observe('reviewer', taskId, sighting),
         memory.observe('reviewer', taskId, sighting),
@@ -63,7 +70,7 @@ describe('the Redis task store', () => {
     }
     // The same stories; only a settled task's last sighting differs: this replica stops writing
     // a task once it has settled (nothing can change), so Redis keeps its settling time.
-    for (const taskId of ['t1', 't2']) {
+    for (const taskId of ['t1', 't2', 't3']) {
       const fromMemory = (await memory.get('reviewer', taskId))!;
       const fromRedis = (await store.get('reviewer', taskId))!;
       expect({ ...fromRedis, lastSeen: 0 }).toEqual({ ...fromMemory, lastSeen: 0 });
