@@ -19,6 +19,7 @@ import type { Finding } from '../a2a/findings.js';
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
 import type { A2AFacts, ExchangeRecord, TaskMarks } from '../exchange/record.js';
 import { parseAgentTimestamp } from '../tasks/agent-time.js';
+import { refusalOf } from '../tasks/refusal.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { InspectionBudget } from './budget.js';
 import { toFacts } from './facts.js';
@@ -137,8 +138,19 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         const agentAt = response?.stream ? undefined : parseAgentTimestamp(response?.stateTimestamp);
         trackTask(options.tracker, record.agent, confirmed, record.a2a, { at, principal, agentAt });
       }
+      noteRefusal(options.tracker, exchange);
     },
   };
+}
+
+/** A refused call naming a task goes on that task's timeline, its state untouched (src/tasks/refusal.ts). */
+function noteRefusal(tracker: TaskTracker, exchange: Exchange): void {
+  const request = exchange.request;
+  const taskId = request?.taskId;
+  if (request === undefined || taskId === undefined) return;
+  const reason = refusalOf(exchange.record);
+  if (reason === undefined) return;
+  tracker.store.refuse(exchange.record.agent, taskId, { at: Date.now(), reason, operation: request.operation });
 }
 
 /** The response decoder for this head, within what the budget grants. */

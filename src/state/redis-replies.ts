@@ -2,6 +2,7 @@
  * The scripts' JSON replies (redis-scripts.ts) as the tracker's types. Lua's JSON encoder writes
  * an empty array as `{}`, so lists are normalised here. Pure.
  */
+import type { Refusal } from '../tasks/refusal.js';
 import type { TaskState } from '../a2a/task-state.js';
 import type { TaskCensus, TaskEvent, TaskStory } from '../tasks/story.js';
 
@@ -27,6 +28,7 @@ function storyOf(raw: Json, owner: unknown): TaskStory {
       ? raw.interruptedMs
       : {}) as TaskStory['interruptedMs'],
     ...(typeof raw.durationMs === 'number' ? { durationMs: raw.durationMs } : {}),
+    ...(Array.isArray(raw.refused) && raw.refused.length > 0 ? { refused: raw.refused as Refusal[] } : {}),
   };
 }
 

@@ -191,3 +191,21 @@ for _, agent in ipairs(cjson.decode(ARGV[7])) do
 end
 return cjson.encode({ census = census, evicted = evicted })
 `;
+
+/**
+ * ARGV: prefix, agent, taskId, refusal (JSON), max. Appends a refused call to a tracked task's
+ * story (src/tasks/refusal.ts `addRefusal`, the latest `max` kept); an untracked id gets nothing.
+ * Neither the story's state nor its last sighting moves.
+ */
+export const REFUSE = `
+local key = ARGV[1] .. 'task:' .. ARGV[2] .. ':' .. ARGV[3]
+local raw = redis.call('HGET', key, 'story')
+if not raw then return 0 end
+local story = cjson.decode(raw)
+local refused = story.refused or {}
+table.insert(refused, cjson.decode(ARGV[4]))
+while #refused > tonumber(ARGV[5]) do table.remove(refused, 1) end
+story.refused = refused
+redis.call('HSET', key, 'story', cjson.encode(story))
+return 1
+`;

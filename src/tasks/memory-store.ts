@@ -27,6 +27,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { advanceStory, countStory, newStory, type TaskCensus, type TaskEvent, type TaskSighting } from './story.js';
+import { addRefusal, type Refusal } from './refusal.js';
 import type { Owners, TaskStore } from './tracker.js';
 import type { TaskStory } from './story.js';
 
@@ -76,6 +77,12 @@ export class InMemoryTaskStore implements TaskStore {
 
   get(agent: string, taskId: string): Promise<TaskStory | undefined> {
     return Promise.resolve(this.stories.peek(key(agent, taskId)));
+  }
+
+  refuse(agent: string, taskId: string, refusal: Refusal): void {
+    // peek: a refusal neither makes the story recent nor renews its age (no state was learned).
+    const story = this.stories.peek(key(agent, taskId));
+    if (story) addRefusal((story.refused ??= []), refusal);
   }
 
   ownersOf(agent: string, taskIds: readonly string[]): Promise<Owners> {

@@ -7,6 +7,7 @@
  */
 import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
 import { stateStartedAt } from './agent-time.js';
+import type { Refusal } from './refusal.js';
 
 export interface StateVisit {
   readonly state: TaskState;
@@ -32,6 +33,8 @@ export interface TaskStory {
   readonly interruptedMs: Partial<Record<TaskState, number>>;
   /** First seen → first terminal state, once there is one. */
   durationMs?: number;
+  /** Calls naming this task that were refused, latest last (refusal.ts); never change the state. */
+  refused?: Refusal[];
 }
 
 /** What changed when an observation was recorded; telemetry subscribes to these. */

@@ -58,6 +58,20 @@ const STAMPED: Array<[string, TaskSighting]> = [
 ];
 
 describe('the Redis task store', () => {
+  it('notes refused calls on a tracked story as the in-memory store does (src/tasks/refusal.ts)', async () => {
+    const [{ store }] = await pair();
+    const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
+    for (const s of [store, memory]) {
+      await s.observe('refusing', 'r1', { state: S('WORKING'), at: 1_000, shown: true });
+      for (let i = 0; i < 12; i++)
+        s.refuse('refusing', 'r1', { at: 2_000 + i, reason: 'not-owner', operation: 'GetTask' });
+      s.refuse('refusing', 'unknown', { at: 3_000, reason: 'rate-limited', operation: 'GetTask' });
+    }
+    await until(async () => (await store.get('refusing', 'r1'))?.refused?.length === 10, 'ten refusals in Redis');
+    expect(await store.get('refusing', 'r1')).toEqual(await memory.get('refusing', 'r1'));
+    expect(await store.get('refusing', 'unknown')).toBeUndefined();
+  });
+
   it('tells the same story, with the same events, as the in-memory store', async () => {
     const [{ store }] = await pair();
     const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
