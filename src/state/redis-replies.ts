@@ -75,12 +75,13 @@ export function decodeCensus(reply: string): { census: TaskCensus; events: TaskE
   const doc = JSON.parse(reply) as Json;
   const census: TaskCensus = new Map();
   for (const [agent, byState] of Object.entries((doc.census ?? {}) as Record<string, Json>)) {
-    const perAgent = new Map<TaskState, { count: number; oldestSince?: number }>();
+    const perAgent = new Map<TaskState, { count: number; oldestSince?: number; unobserved?: number }>();
     for (const [state, entry] of Object.entries(byState ?? {})) {
-      const { count, oldestSince } = entry as Json;
+      const { count, oldestSince, unobserved } = entry as Json;
       perAgent.set(state as TaskState, {
         count: Number(count),
         ...(typeof oldestSince === 'number' ? { oldestSince } : {}),
+        ...(typeof unobserved === 'number' && unobserved > 0 ? { unobserved } : {}),
       });
     }
     census.set(agent, perAgent);

@@ -160,13 +160,17 @@ return replies
 `;
 
 /**
- * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array), purpose. For
+ * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array), purpose,
+ * unobservedAfter ms. An unfinished task whose last sighting is that old counts as unobserved,
+ * not towards its state's oldest (src/tasks/story.ts `countStory`): this walks the unfinished
+ * tasks, one ZSCORE each, at scrape time. For
  * the gauges, nil unless this replica holds (or takes) the census lease; for a `view`, no lease.
  * Then forgets expired tasks and counts the rest.
  */
 export const CENSUS = `${PRELUDE}
 local P, me, lease = ARGV[1], ARGV[2], ARGV[3]
 local now, max, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local after = tonumber(ARGV[9])
 if ARGV[8] ~= 'view' then
   local lk = P .. 'census-leader'
   local holder = redis.call('GET', lk)
@@ -183,7 +187,19 @@ for _, agent in ipairs(cjson.decode(ARGV[7])) do
     local count = redis.call('ZCARD', z)
     if count > 0 then
       local entry = { count = count }
-      if not TERMINAL[state] then entry.oldestSince = tonumber(redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')[2]) end
+      if not TERMINAL[state] then
+        local members = redis.call('ZRANGE', z, 0, -1, 'WITHSCORES')
+        local unobserved = 0
+        for j = 1, #members, 2 do
+          local seen = redis.call('ZSCORE', P .. 'tasks', agent .. ':' .. members[j])
+          if seen and now - tonumber(seen) >= after then
+            unobserved = unobserved + 1
+          elseif entry.oldestSince == nil then
+            entry.oldestSince = tonumber(members[j + 1])
+          end
+        end
+        if unobserved > 0 then entry.unobserved = unobserved end
+      end
       perAgent[state] = entry
     end
   end

@@ -16,6 +16,7 @@ import { StoreUnavailable, type CensusPurpose, type Owners, type TaskStore } fro
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
 import { CENSUS, REFUSE, WRITE } from './redis-scripts.js';
 import { MAX_REFUSALS, type Refusal } from '../tasks/refusal.js';
+import { UNOBSERVED_AFTER_MS } from '../tasks/memory-store.js';
 import { OwnerCache, SettledTasks } from './owner-cache.js';
 import { RedisReads } from './redis-reads.js';
 import { decodeCensus, decodeEvicted, decodeObserved, decodeStory } from './redis-replies.js';
@@ -139,7 +140,12 @@ export class RedisTaskStore implements TaskStore {
   async census(agents: readonly string[], now: number, purpose: CensusPurpose = 'gauges') {
     const { maxTasks, ttlMs } = this.limits;
     const args = [this.prefix, this.replica, String(this.config.censusLease), String(now), String(maxTasks)];
-    args.push(String(ttlMs), JSON.stringify(agents), purpose);
+    args.push(
+      String(ttlMs),
+      JSON.stringify(agents),
+      purpose,
+      String(this.limits.unobservedAfterMs ?? UNOBSERVED_AFTER_MS),
+    );
     let reply: string | null;
     try {
       reply = await (this.client as unknown as ScriptCommands).a2aCensus(...args);

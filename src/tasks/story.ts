@@ -62,9 +62,25 @@ export interface TaskSighting {
   readonly agentAt?: number;
 }
 
-/** Per agent and current state: how many tracked tasks, and when the longest-waiting unfinished
- * one entered that state (for the `a2a_tasks` and `a2a_task_oldest_state_age_seconds` gauges). */
-export type TaskCensus = Map<string, Map<TaskState, { count: number; oldestSince?: number }>>;
+/**
+ * Per agent and current state: how many tracked tasks, how many of the unfinished ones nobody has
+ * observed for `tasks.unobservedAfter` (their state is only what was last seen), and when the
+ * longest-waiting observed unfinished one entered that state (the `a2a_tasks`,
+ * `a2a_tasks_unobserved` and `a2a_task_oldest_state_age_seconds` gauges).
+ */
+export type TaskCensus = Map<string, Map<TaskState, CensusEntry>>;
+
+export interface CensusEntry {
+  count: number;
+  unobserved?: number;
+  oldestSince?: number;
+}
+
+/** When a census is taken, and after how long an unfinished task counts as unobserved. */
+export interface CensusClock {
+  readonly now: number;
+  readonly unobservedAfterMs: number;
+}
 
 export function newStory(agent: string, taskId: string, sighting: TaskSighting): TaskStory {
   const { at, contextId, principal } = sighting;
@@ -115,13 +131,19 @@ export function advanceStory(
 }
 
 /** Adds `story` to a census (the in-memory store counts its stories this way at scrape time). */
-export function countStory(census: TaskCensus, story: TaskStory): void {
+export function countStory(census: TaskCensus, story: TaskStory, clock: CensusClock): void {
   const visit = story.states.at(-1);
   if (!visit) return;
   let perAgent = census.get(story.agent);
   if (!perAgent) census.set(story.agent, (perAgent = new Map()));
   const entry = perAgent.get(visit.state) ?? { count: 0 };
   entry.count++;
-  if (!isTerminal(visit.state)) entry.oldestSince = Math.min(entry.oldestSince ?? visit.at, visit.at);
+  if (isTerminal(visit.state)) {
+    // Finished: nothing left to observe.
+  } else if (clock.now - story.lastSeen >= clock.unobservedAfterMs) {
+    entry.unobserved = (entry.unobserved ?? 0) + 1;
+  } else {
+    entry.oldestSince = Math.min(entry.oldestSince ?? visit.at, visit.at);
+  }
   perAgent.set(visit.state, entry);
 }

@@ -58,6 +58,22 @@ const STAMPED: Array<[string, TaskSighting]> = [
 ];
 
 describe('the Redis task store', () => {
+  it('counts unobserved unfinished tasks as the in-memory store does (story.ts countStory)', async () => {
+    const limits = { maxTasks: 1000, ttlMs: 3_600_000, unobservedAfterMs: 1_000 };
+    const [{ store }] = await pair({}, limits);
+    const memory = new InMemoryTaskStore(limits);
+    for (const s of [store, memory]) {
+      await s.observe('quiet', 'old', { state: S('WORKING'), at: 1_000, shown: true });
+      await s.observe('quiet', 'recent', { state: S('WORKING'), at: 1_500, shown: true });
+      await s.observe('quiet', 'recent', { at: 2_600, shown: true });
+      await s.observe('quiet', 'done', { state: S('COMPLETED'), at: 1_000, shown: true });
+    }
+    const fromRedis = (await store.census(['quiet'], 2_700, 'view'))!.census;
+    const fromMemory = (await memory.census(['quiet'], 2_700)).census;
+    expect(fromRedis).toEqual(fromMemory);
+    expect(fromRedis.get('quiet')!.get(S('WORKING'))).toEqual({ count: 2, unobserved: 1, oldestSince: 1_500 });
+  });
+
   it('notes refused calls on a tracked story as the in-memory store does (src/tasks/refusal.ts)', async () => {
     const [{ store }] = await pair();
     const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
