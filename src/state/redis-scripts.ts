@@ -90,7 +90,7 @@ local function observe(P, agent, taskId, state, seenAt, ctx, principal, shown, a
       table.insert(events, { type = 'resumed', state = current, ms = ms })
     end
     if TERMINAL[state] then
-      story.durationMs = math.max(0, at - story.firstSeen)
+      story.durationMs = math.max(0, at - math.min(story.firstSeen, story.states[1].at))
       table.insert(events, { type = 'settled', state = state, durationMs = story.durationMs })
     end
   end

@@ -124,7 +124,9 @@ export function advanceStory(
     events.push({ type: 'resumed', story, state: current, ms });
   }
   if (isTerminal(state)) {
-    story.durationMs = Math.max(0, at - story.firstSeen);
+    // From the earlier of the first sighting and the first state's start: an agent stamp may
+    // precede the sighting (agent-time.ts), and the duration must cover every interruption.
+    story.durationMs = Math.max(0, at - Math.min(story.firstSeen, story.states[0]!.at));
     events.push({ type: 'settled', story, state, durationMs: story.durationMs });
   }
   return events;

@@ -62,9 +62,9 @@ describe('a story told with the agent stamps', () => {
     advanceStory(story, { state: S('WORKING'), at: 1_000, shown: true, agentAt: 990 });
     const events = advanceStory(story, { state: S('COMPLETED'), at: 3_600_000, shown: true, agentAt: 1_500 });
     expect(story.states.map((v) => v.at)).toEqual([990, 1_500]);
-    expect(story.durationMs).toBe(500);
+    expect(story.durationMs).toBe(510); // from the first state's stamp, 10 ms before the sighting
     expect(story.lastSeen).toBe(3_600_000);
-    expect(events.find((e) => e.type === 'settled')).toMatchObject({ durationMs: 500 });
+    expect(events.find((e) => e.type === 'settled')).toMatchObject({ durationMs: 510 });
   });
 
   it('measures an interruption between the agent stamps', () => {
@@ -78,5 +78,16 @@ describe('a story told with the agent stamps', () => {
     const story = newStory('a', 't', { at: 1_000, shown: true });
     advanceStory(story, { state: S('COMPLETED'), at: 2_000, shown: true, agentAt: 2_000 + SKEW + 1 });
     expect(story.durationMs).toBe(1_000);
+  });
+});
+
+describe('a first state stamped before the first sighting', () => {
+  it('counts the duration from that stamp, so it covers the interruption', () => {
+    const story = newStory('a', 't', { at: 1_000, shown: true });
+    advanceStory(story, { state: S('INPUT_REQUIRED'), at: 1_000, shown: true, agentAt: 900 });
+    advanceStory(story, { state: S('WORKING'), at: 1_200, shown: true, agentAt: 1_150 });
+    advanceStory(story, { state: S('COMPLETED'), at: 1_300, shown: true, agentAt: 1_250 });
+    expect(story.interruptedMs[S('INPUT_REQUIRED')]).toBe(250);
+    expect(story.durationMs).toBe(350);
   });
 });
