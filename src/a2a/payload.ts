@@ -26,6 +26,8 @@ export interface Payload {
   readonly contextId?: string;
   readonly messageId?: string;
   readonly state?: TaskState;
+  /** `status.timestamp` as the agent wrote it (§4.1.2, ISO 8601), for a Task or a status update. */
+  readonly stateTimestamp?: string;
   readonly artifactCount?: number;
   readonly historyCount?: number;
   /** 0.3 `TaskStatusUpdateEvent.final`. */
@@ -76,6 +78,7 @@ const FIELDS_OF_ANY_PAYLOAD = [
   'final',
   'status',
   'status.state',
+  'status.timestamp',
   'status.message.kind',
   'status.message.parts',
   'status.message.content',
@@ -173,6 +176,7 @@ function describe(
     contextId: str(p?.contextId),
     messageId: kind === 'message' ? str(p?.messageId) : undefined,
     state: hasStatus ? normaliseTaskState(stateRaw ?? num(stateValue)) : undefined,
+    stateTimestamp: hasStatus ? str(status?.timestamp) : undefined,
     artifactCount: kind === 'task' ? countOf(p?.artifacts) : undefined,
     historyCount: kind === 'task' ? countOf(p?.history) : undefined,
     final: kind === 'statusUpdate' ? bool(p?.final) : undefined,

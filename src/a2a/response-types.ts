@@ -45,6 +45,8 @@ export interface ResponseFacts {
   readonly messageId?: string;
   /** Task state (unary) or last state reported (stream), normalised to 1.0 names. */
   readonly state?: TaskState;
+  /** A unary Task's `status.timestamp` as the agent wrote it (§4.1.2); streams do not read it. */
+  readonly stateTimestamp?: string;
   readonly artifactCount?: number;
   readonly historyCount?: number;
   /** The error of an error response, or the first error event of a stream. */

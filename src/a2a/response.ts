@@ -123,6 +123,7 @@ class JsonResponseDecoder implements ResponseDecoder {
       contextId: p.contextId,
       messageId: p.messageId,
       state: p.state,
+      stateTimestamp: p.stateTimestamp,
       artifactCount: p.artifactCount,
       historyCount: p.historyCount,
       error: unary.error,

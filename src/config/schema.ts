@@ -280,6 +280,11 @@ const configObject = z
         maxTracked: z.number().int().min(1).max(10_000_000).default(100_000),
         /** A task not seen for this long is forgotten. */
         ttl: duration('1h'),
+        /**
+         * An unfinished task no answer has shown for this long counts as unobserved
+         * (`a2a_tasks_unobserved`), not as waiting in its state (`a2a_task_oldest_state_age_seconds`).
+         */
+        unobservedAfter: duration('5m'),
       })
       .strict()
       .prefault({}),

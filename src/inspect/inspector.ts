@@ -18,6 +18,8 @@ import type { RequestFacts } from '../a2a/request.js';
 import type { Finding } from '../a2a/findings.js';
 import type { Exchange, ExchangeObserver, ResponseHeaders } from '../exchange/exchange.js';
 import type { A2AFacts, ExchangeRecord, TaskMarks } from '../exchange/record.js';
+import { parseAgentTimestamp } from '../tasks/agent-time.js';
+import { refusalOf } from '../tasks/refusal.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import type { InspectionBudget } from './budget.js';
 import { toFacts } from './facts.js';
@@ -131,10 +133,24 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
       if (response && !inspection?.claimed) nameOnce(options.tracker, exchange, response, confirmed);
       if (record.a2a && confirmed) {
         const at = record.startedAt + record.durationMs;
-        trackTask(options.tracker, record.agent, confirmed, record.a2a, { at, principal: record.access?.principal });
+        const principal = record.access?.principal;
+        // A unary Task's own status.timestamp (streams are stamped as their events go by).
+        const agentAt = response?.stream ? undefined : parseAgentTimestamp(response?.stateTimestamp);
+        trackTask(options.tracker, record.agent, confirmed, record.a2a, { at, principal, agentAt });
       }
+      noteRefusal(options.tracker, exchange);
     },
   };
+}
+
+/** A refused call naming a task goes on that task's timeline, its state untouched (src/tasks/refusal.ts). */
+function noteRefusal(tracker: TaskTracker, exchange: Exchange): void {
+  const request = exchange.request;
+  const taskId = request?.taskId;
+  if (request === undefined || taskId === undefined) return;
+  const reason = refusalOf(exchange.record);
+  if (reason === undefined) return;
+  tracker.store.refuse(exchange.record.agent, taskId, { at: Date.now(), reason, operation: request.operation });
 }
 
 /** The response decoder for this head, within what the budget grants. */
@@ -288,15 +304,15 @@ function trackTask(
   agent: string,
   taskId: string,
   facts: A2AFacts,
-  seen: { at: number; principal: string | undefined },
+  seen: { at: number; principal: string | undefined; agentAt: number | undefined },
 ): void {
   if (facts.kind === 'error') return;
   const { contextId } = facts;
-  const { principal } = seen;
+  const { principal, agentAt } = seen;
   // A stream's states each with when it went by, in order; a reply's one state at its end.
   const states = facts.stream ? facts.marks?.states : undefined;
   if (states === undefined || states.length === 0) {
-    tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId, principal, shown: true });
+    tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId, principal, shown: true, agentAt });
     return;
   }
   for (const { state, at } of states) tracker.observe(agent, taskId, { state, at, contextId, principal, shown: true });

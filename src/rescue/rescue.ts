@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import type { Exchange } from '../exchange/exchange.js';
 import type { RescueFacts, RescueStrategy } from '../exchange/record.js';
 import type { AgentConfig } from '../config/schema.js';
+import { parseAgentTimestamp } from '../tasks/agent-time.js';
 import type { TaskTracker } from '../tasks/tracker.js';
 import { GatewayError, upstreamFailure } from '../errors/gateway-error.js';
 import type { BlockingSend } from './decision.js';
@@ -237,9 +238,11 @@ class Rescue<R, T> {
       });
     }
     if (taskId !== undefined && state !== undefined) {
+      const agentAt = parseAgentTimestamp(seen.timestamp);
       tracker.observe(exchange.upstream.name, taskId, {
         state,
         at: Date.now(),
+        ...(agentAt !== undefined ? { agentAt } : {}),
         ...(contextId !== undefined ? { contextId } : {}),
         principal: exchange.record.access?.principal,
         shown: false,

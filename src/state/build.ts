@@ -37,7 +37,11 @@ export interface State {
 }
 
 export function buildState(config: GatewayConfig, log: Logger): State {
-  const limits = { maxTasks: config.tasks.maxTracked, ttlMs: config.tasks.ttl };
+  const limits = {
+    maxTasks: config.tasks.maxTracked,
+    ttlMs: config.tasks.ttl,
+    unobservedAfterMs: config.tasks.unobservedAfter,
+  };
   const redis = config.state.store === 'redis' ? config.state.redis : undefined;
   if (!redis) {
     const idempotency = new MemoryIdempotencyStore({

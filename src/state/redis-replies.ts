@@ -2,6 +2,7 @@
  * The scripts' JSON replies (redis-scripts.ts) as the tracker's types. Lua's JSON encoder writes
  * an empty array as `{}`, so lists are normalised here. Pure.
  */
+import type { Refusal } from '../tasks/refusal.js';
 import type { TaskState } from '../a2a/task-state.js';
 import type { TaskCensus, TaskEvent, TaskStory } from '../tasks/story.js';
 
@@ -27,6 +28,7 @@ function storyOf(raw: Json, owner: unknown): TaskStory {
       ? raw.interruptedMs
       : {}) as TaskStory['interruptedMs'],
     ...(typeof raw.durationMs === 'number' ? { durationMs: raw.durationMs } : {}),
+    ...(Array.isArray(raw.refused) && raw.refused.length > 0 ? { refused: raw.refused as Refusal[] } : {}),
   };
 }
 
@@ -73,12 +75,13 @@ export function decodeCensus(reply: string): { census: TaskCensus; events: TaskE
   const doc = JSON.parse(reply) as Json;
   const census: TaskCensus = new Map();
   for (const [agent, byState] of Object.entries((doc.census ?? {}) as Record<string, Json>)) {
-    const perAgent = new Map<TaskState, { count: number; oldestSince?: number }>();
+    const perAgent = new Map<TaskState, { count: number; oldestSince?: number; unobserved?: number }>();
     for (const [state, entry] of Object.entries(byState ?? {})) {
-      const { count, oldestSince } = entry as Json;
+      const { count, oldestSince, unobserved } = entry as Json;
       perAgent.set(state as TaskState, {
         count: Number(count),
         ...(typeof oldestSince === 'number' ? { oldestSince } : {}),
+        ...(typeof unobserved === 'number' && unobserved > 0 ? { unobserved } : {}),
       });
     }
     census.set(agent, perAgent);

@@ -15,6 +15,7 @@
  * Keys are made inside the scripts, so this needs one Redis (standalone or Sentinel), not Redis Cluster.
  */
 import { TASK_STATES, isInterrupted, isTerminal } from '../a2a/task-state.js';
+import { AGENT_CLOCK_SKEW_MS } from '../tasks/agent-time.js';
 
 const luaSet = (states: readonly string[]) => `{${states.map((s) => `['${s}']=true`).join(',')}}`;
 
@@ -23,6 +24,16 @@ const PRELUDE = `
 local TERMINAL = ${luaSet(TASK_STATES.filter((s) => isTerminal(s)))}
 local INTERRUPTED = ${luaSet(TASK_STATES.filter((s) => isInterrupted(s)))}
 local STATES = {${TASK_STATES.map((s) => `'${s}'`).join(',')}}
+local SKEW = ${AGENT_CLOCK_SKEW_MS}
+
+-- When a state visit starts: the agent's status.timestamp when sane (src/tasks/agent-time.ts
+-- stateStartedAt), else the observation time; never before the previous visit.
+local function startedAt(agentAt, observedAt, firstSeen, previousAt)
+  local at = observedAt
+  if agentAt and agentAt <= observedAt + SKEW and agentAt >= firstSeen - SKEW then at = agentAt end
+  if previousAt and at < previousAt then at = previousAt end
+  return at
+end
 
 -- Forgets the least recently seen tasks past capacity or TTL (at most 100 per call, so a script
 -- stays short); the unfinished ones are returned as evicted.
@@ -48,22 +59,24 @@ end
 
 /** Records one sighting; returns its reply: the owner, whether the story has settled, what changed, and the story if anything did. */
 const OBSERVE_ONE = `
-local function observe(P, agent, taskId, state, at, ctx, principal, shown)
+local function observe(P, agent, taskId, state, seenAt, ctx, principal, shown, agentAt)
   local key = P .. 'task:' .. agent .. ':' .. taskId
   local raw = redis.call('HGET', key, 'story')
   local story
   if raw then
     story = cjson.decode(raw)
   else
-    story = { agent = agent, taskId = taskId, firstSeen = at, lastSeen = at, states = {}, interruptedMs = {} }
+    story = { agent = agent, taskId = taskId, firstSeen = seenAt, lastSeen = seenAt, states = {}, interruptedMs = {} }
     if ctx ~= '' then story.contextId = ctx end
     if principal ~= '' then redis.call('HSET', key, 'owner', principal) end
   end
-  if at > story.lastSeen then story.lastSeen = at end
+  if seenAt > story.lastSeen then story.lastSeen = seenAt end
   local events = {}
   local n = #story.states
   local current = nil
-  if n > 0 then current = story.states[n].state end
+  local previousAt = nil
+  if n > 0 then current, previousAt = story.states[n].state, story.states[n].at end
+  local at = startedAt(agentAt, seenAt, story.firstSeen, previousAt)
   -- A shown sighting of the current state makes it shown, also after terminal (no event).
   if state ~= '' and state == current and shown and story.states[n].shown == false then story.states[n].shown = true end
   if state ~= '' and state ~= current and story.durationMs == nil then
@@ -77,7 +90,7 @@ local function observe(P, agent, taskId, state, at, ctx, principal, shown)
       table.insert(events, { type = 'resumed', state = current, ms = ms })
     end
     if TERMINAL[state] then
-      story.durationMs = math.max(0, at - story.firstSeen)
+      story.durationMs = math.max(0, at - math.min(story.firstSeen, story.states[1].at))
       table.insert(events, { type = 'settled', state = state, durationMs = story.durationMs })
     end
   end
@@ -119,7 +132,7 @@ end
 /**
  * A batch of writes in one call (src/state/write-queue.ts). ARGV: prefix, maxTracked, ttlMs, then
  * per write either `o, agent, taskId, state ('' for none), at, contextId (''), principal (''),
- * shown ('1' or '0')` (a task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
+ * shown ('1' or '0'), agentAt ('' for none)` (a task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
  * write — a sighting's as JSON, a claim's owner — then the tasks the batch evicted, as JSON.
  */
 export const WRITE = `${PRELUDE}${OBSERVE_ONE}${CLAIM_ONE}
@@ -132,8 +145,9 @@ while i <= #ARGV do
     local at = tonumber(ARGV[i + 4])
     if not latest or at > latest then latest = at end
     local shown = ARGV[i + 7] == '1'
-    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6], shown)))
-    i = i + 8
+    local agentAt = tonumber(ARGV[i + 8])
+    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6], shown, agentAt)))
+    i = i + 9
   else
     table.insert(replies, claim(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4]), max, ttl) or '')
     i = i + 5
@@ -146,13 +160,17 @@ return replies
 `;
 
 /**
- * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array), purpose. For
+ * ARGV: prefix, replica id, lease ms, now, maxTracked, ttlMs, agents (JSON array), purpose,
+ * unobservedAfter ms. An unfinished task whose last sighting is that old counts as unobserved,
+ * not towards its state's oldest (src/tasks/story.ts `countStory`): this walks the unfinished
+ * tasks, one ZSCORE each, at scrape time. For
  * the gauges, nil unless this replica holds (or takes) the census lease; for a `view`, no lease.
  * Then forgets expired tasks and counts the rest.
  */
 export const CENSUS = `${PRELUDE}
 local P, me, lease = ARGV[1], ARGV[2], ARGV[3]
 local now, max, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local after = tonumber(ARGV[9])
 if ARGV[8] ~= 'view' then
   local lk = P .. 'census-leader'
   local holder = redis.call('GET', lk)
@@ -169,11 +187,41 @@ for _, agent in ipairs(cjson.decode(ARGV[7])) do
     local count = redis.call('ZCARD', z)
     if count > 0 then
       local entry = { count = count }
-      if not TERMINAL[state] then entry.oldestSince = tonumber(redis.call('ZRANGE', z, 0, 0, 'WITHSCORES')[2]) end
+      if not TERMINAL[state] then
+        local members = redis.call('ZRANGE', z, 0, -1, 'WITHSCORES')
+        local unobserved = 0
+        for j = 1, #members, 2 do
+          local seen = redis.call('ZSCORE', P .. 'tasks', agent .. ':' .. members[j])
+          if seen and now - tonumber(seen) >= after then
+            unobserved = unobserved + 1
+          elseif entry.oldestSince == nil then
+            entry.oldestSince = tonumber(members[j + 1])
+          end
+        end
+        if unobserved > 0 then entry.unobserved = unobserved end
+      end
       perAgent[state] = entry
     end
   end
   census[agent] = perAgent
 end
 return cjson.encode({ census = census, evicted = evicted })
+`;
+
+/**
+ * ARGV: prefix, agent, taskId, refusal (JSON), max. Appends a refused call to a tracked task's
+ * story (src/tasks/refusal.ts `addRefusal`, the latest `max` kept); an untracked id gets nothing.
+ * Neither the story's state nor its last sighting moves.
+ */
+export const REFUSE = `
+local key = ARGV[1] .. 'task:' .. ARGV[2] .. ':' .. ARGV[3]
+local raw = redis.call('HGET', key, 'story')
+if not raw then return 0 end
+local story = cjson.decode(raw)
+local refused = story.refused or {}
+table.insert(refused, cjson.decode(ARGV[4]))
+while #refused > tonumber(ARGV[5]) do table.remove(refused, 1) end
+story.refused = refused
+redis.call('HSET', key, 'story', cjson.encode(story))
+return 1
 `;

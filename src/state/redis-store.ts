@@ -14,7 +14,9 @@ import type { RedisStateConfig } from '../config/state-schema.js';
 import type { TaskEvent, TaskSighting, TaskStory } from '../tasks/story.js';
 import { StoreUnavailable, type CensusPurpose, type Owners, type TaskStore } from '../tasks/tracker.js';
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
-import { CENSUS, WRITE } from './redis-scripts.js';
+import { CENSUS, REFUSE, WRITE } from './redis-scripts.js';
+import { MAX_REFUSALS, type Refusal } from '../tasks/refusal.js';
+import { UNOBSERVED_AFTER_MS } from '../tasks/memory-store.js';
 import { OwnerCache, SettledTasks } from './owner-cache.js';
 import { RedisReads } from './redis-reads.js';
 import { decodeCensus, decodeEvicted, decodeObserved, decodeStory } from './redis-replies.js';
@@ -25,6 +27,7 @@ import type { StoreStatus } from './store-status.js';
 interface ScriptCommands {
   a2aWrite(...args: string[]): Promise<string[]>;
   a2aCensus(...args: string[]): Promise<string | null>;
+  a2aRefuse(...args: string[]): Promise<number>;
 }
 
 /** A sighting's reply as the write queue hands it back: the first in a batch carries its evictions. */
@@ -54,6 +57,7 @@ export class RedisTaskStore implements TaskStore {
     this.reads = new RedisReads(client, status, config.ownerReadRetry, 3);
     client.defineCommand('a2aWrite', { numberOfKeys: 0, lua: WRITE });
     client.defineCommand('a2aCensus', { numberOfKeys: 0, lua: CENSUS });
+    client.defineCommand('a2aRefuse', { numberOfKeys: 0, lua: REFUSE });
     const cacheSize = Math.min(limits.maxTasks, 100_000);
     this.owners = new OwnerCache(cacheSize, limits.ttlMs);
     this.contexts = new OwnerCache(cacheSize, limits.ttlMs);
@@ -87,6 +91,7 @@ export class RedisTaskStore implements TaskStore {
       contextId ?? '',
       principal ?? '',
       sighting.shown ? '1' : '0',
+      sighting.agentAt === undefined ? '' : String(sighting.agentAt),
     ];
     return new Promise((resolve) =>
       this.queue.add(args, (sighted) => {
@@ -105,6 +110,14 @@ export class RedisTaskStore implements TaskStore {
       this.client.hmget(this.taskKey(agent, taskId), 'story', 'owner'),
     );
     return story ? decodeStory(story, owner ?? null) : undefined;
+  }
+
+  /** Not queued: a refusal is a note on the timeline, lost (counted) rather than held while Redis is down. */
+  refuse(agent: string, taskId: string, refusal: Refusal): void {
+    const args = [this.prefix, agent, taskId, JSON.stringify(refusal), String(MAX_REFUSALS)];
+    (this.client as unknown as ScriptCommands)
+      .a2aRefuse(...args)
+      .catch((err: unknown) => this.status.failed('write', err));
   }
 
   ownersOf(agent: string, taskIds: readonly string[]): Promise<Owners> {
@@ -127,7 +140,12 @@ export class RedisTaskStore implements TaskStore {
   async census(agents: readonly string[], now: number, purpose: CensusPurpose = 'gauges') {
     const { maxTasks, ttlMs } = this.limits;
     const args = [this.prefix, this.replica, String(this.config.censusLease), String(now), String(maxTasks)];
-    args.push(String(ttlMs), JSON.stringify(agents), purpose);
+    args.push(
+      String(ttlMs),
+      JSON.stringify(agents),
+      purpose,
+      String(this.limits.unobservedAfterMs ?? UNOBSERVED_AFTER_MS),
+    );
     let reply: string | null;
     try {
       reply = await (this.client as unknown as ScriptCommands).a2aCensus(...args);

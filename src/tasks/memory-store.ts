@@ -27,6 +27,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { advanceStory, countStory, newStory, type TaskCensus, type TaskEvent, type TaskSighting } from './story.js';
+import { addRefusal, type Refusal } from './refusal.js';
 import type { Owners, TaskStore } from './tracker.js';
 import type { TaskStory } from './story.js';
 
@@ -34,12 +35,17 @@ export interface TaskStoreLimits {
   readonly maxTasks: number;
   /** A story not seen for this long is forgotten. */
   readonly ttlMs: number;
+  /** An unfinished story not seen for this long is counted unobserved (story.ts TaskCensus); default 5 min. */
+  readonly unobservedAfterMs?: number;
 }
 
 interface ContextOwner {
   readonly owner: string;
   readonly lastSeen: number;
 }
+
+/** `tasks.unobservedAfter`'s default, for stores made without the config (tests, embedders). */
+export const UNOBSERVED_AFTER_MS = 5 * 60_000;
 
 const key = (agent: string, id: string) => `${agent}\u0000${id}`;
 
@@ -58,7 +64,10 @@ export class InMemoryTaskStore implements TaskStore {
   /** Context owners, bounded like the stories (same capacity and TTL, least recently seen first). */
   private readonly contexts: LRUCache<string, ContextOwner>;
 
+  private readonly unobservedAfterMs: number;
+
   constructor(limits: TaskStoreLimits) {
+    this.unobservedAfterMs = limits.unobservedAfterMs ?? UNOBSERVED_AFTER_MS;
     const options = { max: limits.maxTasks, ttl: limits.ttlMs, ttlResolution: 0 };
     this.stories = new LRUCache({ ...options, perf: this.storyClock.perf, dispose: this.onDropped });
     this.contexts = new LRUCache({ ...options, perf: this.contextClock.perf });
@@ -76,6 +85,12 @@ export class InMemoryTaskStore implements TaskStore {
 
   get(agent: string, taskId: string): Promise<TaskStory | undefined> {
     return Promise.resolve(this.stories.peek(key(agent, taskId)));
+  }
+
+  refuse(agent: string, taskId: string, refusal: Refusal): void {
+    // peek: a refusal neither makes the story recent nor renews its age (no state was learned).
+    const story = this.stories.peek(key(agent, taskId));
+    if (story) addRefusal((story.refused ??= []), refusal);
   }
 
   ownersOf(agent: string, taskIds: readonly string[]): Promise<Owners> {
@@ -99,7 +114,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.storyClock.now = now;
     this.stories.purgeStale();
     const census: TaskCensus = new Map();
-    for (const story of this.stories.values()) countStory(census, story);
+    const clock = { now, unobservedAfterMs: this.unobservedAfterMs };
+    for (const story of this.stories.values()) countStory(census, story, clock);
     return Promise.resolve({ census, events: this.takeDropped() });
   }
 

@@ -6,6 +6,8 @@
  * tell the same story. Pure.
  */
 import { isInterrupted, isTerminal, type TaskState } from '../a2a/task-state.js';
+import { stateStartedAt } from './agent-time.js';
+import type { Refusal } from './refusal.js';
 
 export interface StateVisit {
   readonly state: TaskState;
@@ -31,6 +33,8 @@ export interface TaskStory {
   readonly interruptedMs: Partial<Record<TaskState, number>>;
   /** First seen → first terminal state, once there is one. */
   durationMs?: number;
+  /** Calls naming this task that were refused, latest last (refusal.ts); never change the state. */
+  refused?: Refusal[];
 }
 
 /** What changed when an observation was recorded; telemetry subscribes to these. */
@@ -51,11 +55,32 @@ export interface TaskSighting {
   readonly principal?: string;
   /** This answer reached the client (the inspector's); false: only the gateway saw it (the rescue's). */
   readonly shown: boolean;
+  /**
+   * The agent's `status.timestamp` for `state`, epoch ms (agent-time.ts): the visit starts then
+   * when it is sane, else at `at`. `at` stays the time the gateway saw it (`lastSeen`).
+   */
+  readonly agentAt?: number;
 }
 
-/** Per agent and current state: how many tracked tasks, and when the longest-waiting unfinished
- * one entered that state (for the `a2a_tasks` and `a2a_task_oldest_state_age_seconds` gauges). */
-export type TaskCensus = Map<string, Map<TaskState, { count: number; oldestSince?: number }>>;
+/**
+ * Per agent and current state: how many tracked tasks, how many of the unfinished ones nobody has
+ * observed for `tasks.unobservedAfter` (their state is only what was last seen), and when the
+ * longest-waiting observed unfinished one entered that state (the `a2a_tasks`,
+ * `a2a_tasks_unobserved` and `a2a_task_oldest_state_age_seconds` gauges).
+ */
+export type TaskCensus = Map<string, Map<TaskState, CensusEntry>>;
+
+export interface CensusEntry {
+  count: number;
+  unobserved?: number;
+  oldestSince?: number;
+}
+
+/** When a census is taken, and after how long an unfinished task counts as unobserved. */
+export interface CensusClock {
+  readonly now: number;
+  readonly unobservedAfterMs: number;
+}
 
 export function newStory(agent: string, taskId: string, sighting: TaskSighting): TaskStory {
   const { at, contextId, principal } = sighting;
@@ -77,14 +102,19 @@ export function newStory(agent: string, taskId: string, sighting: TaskSighting):
  * also after terminal (the rescue sees COMPLETED first, then its answer shows it to the client)
  * — and changes nothing else: no event, no duration.
  */
-export function advanceStory(story: TaskStory, sighting: Pick<TaskSighting, 'state' | 'at' | 'shown'>): TaskEvent[] {
-  const { state, at, shown } = sighting;
-  story.lastSeen = Math.max(story.lastSeen, at);
+export function advanceStory(
+  story: TaskStory,
+  sighting: Pick<TaskSighting, 'state' | 'at' | 'shown' | 'agentAt'>,
+): TaskEvent[] {
+  const { state, shown } = sighting;
+  story.lastSeen = Math.max(story.lastSeen, sighting.at);
   const last = story.states.at(-1);
   const current = last?.state;
   if (state !== undefined && state === current && shown && !last!.shown) last!.shown = true;
   if (!state || state === current || story.durationMs !== undefined) return [];
   const events: TaskEvent[] = [];
+  const bounds = { observedAt: sighting.at, firstSeen: story.firstSeen, previousAt: last?.at };
+  const at = stateStartedAt(sighting.agentAt, bounds);
   story.states.push({ state, at, shown });
   events.push({ type: 'state', story, from: current, to: state });
   if (current && isInterrupted(current)) {
@@ -94,20 +124,28 @@ export function advanceStory(story: TaskStory, sighting: Pick<TaskSighting, 'sta
     events.push({ type: 'resumed', story, state: current, ms });
   }
   if (isTerminal(state)) {
-    story.durationMs = Math.max(0, at - story.firstSeen);
+    // From the earlier of the first sighting and the first state's start: an agent stamp may
+    // precede the sighting (agent-time.ts), and the duration must cover every interruption.
+    story.durationMs = Math.max(0, at - Math.min(story.firstSeen, story.states[0]!.at));
     events.push({ type: 'settled', story, state, durationMs: story.durationMs });
   }
   return events;
 }
 
 /** Adds `story` to a census (the in-memory store counts its stories this way at scrape time). */
-export function countStory(census: TaskCensus, story: TaskStory): void {
+export function countStory(census: TaskCensus, story: TaskStory, clock: CensusClock): void {
   const visit = story.states.at(-1);
   if (!visit) return;
   let perAgent = census.get(story.agent);
   if (!perAgent) census.set(story.agent, (perAgent = new Map()));
   const entry = perAgent.get(visit.state) ?? { count: 0 };
   entry.count++;
-  if (!isTerminal(visit.state)) entry.oldestSince = Math.min(entry.oldestSince ?? visit.at, visit.at);
+  if (isTerminal(visit.state)) {
+    // Finished: nothing left to observe.
+  } else if (clock.now - story.lastSeen >= clock.unobservedAfterMs) {
+    entry.unobserved = (entry.unobserved ?? 0) + 1;
+  } else {
+    entry.oldestSince = Math.min(entry.oldestSince ?? visit.at, visit.at);
+  }
   perAgent.set(visit.state, entry);
 }

@@ -9,8 +9,10 @@
  * over and returns; the events come back when the store has recorded it, exactly once across the
  * cluster, and go to the subscribers (metrics).
  */
+import type { Refusal } from './refusal.js';
 import type { TaskCensus, TaskEvent, TaskSighting, TaskStory } from './story.js';
 
+export type { Refusal } from './refusal.js';
 export type { StateVisit, TaskCensus, TaskEvent, TaskSighting, TaskStory } from './story.js';
 
 /** The owner of each id asked about; an id never seen (or forgotten) maps to undefined. */
@@ -28,6 +30,8 @@ export interface TaskStore {
   /** Records that `taskId` was seen; resolves with what changed (never rejects). */
   observe(agent: string, taskId: string, sighting: TaskSighting): Promise<TaskEvent[]>;
   get(agent: string, taskId: string): Promise<TaskStory | undefined>;
+  /** Adds a refused call to a tracked task's story (none for an unknown id); changes nothing else. */
+  refuse(agent: string, taskId: string, refusal: Refusal): void;
   /** Who owns each task (the principal its first answer went to). Rejects with StoreUnavailable. */
   ownersOf(agent: string, taskIds: readonly string[]): Promise<Owners>;
   /** Records that `contextId` came back to `principal`'s call; the first caller owns it. */

@@ -49,12 +49,49 @@ const SIGHTINGS: Array<[string, TaskSighting]> = [
   ['t1', { state: S('WORKING'), at: 12_000, shown: true }], // after terminal: changes nothing
   ['t2', { state: S('CANCELED'), at: 13_000, shown: true }],
 ];
+/** The agent's status.timestamp (src/tasks/agent-time.ts): believed, in the future, too early. */
+const STAMPED: Array<[string, TaskSighting]> = [
+  ['t3', { state: S('WORKING'), at: 20_000, agentAt: 19_000, shown: true }],
+  ['t3', { state: S('INPUT_REQUIRED'), at: 40_000, agentAt: 21_000, shown: true }],
+  ['t3', { state: S('WORKING'), at: 41_000, agentAt: 99_000, shown: true }],
+  ['t3', { state: S('COMPLETED'), at: 60_000, agentAt: 1_000, shown: true }],
+];
 
 describe('the Redis task store', () => {
+  it('counts unobserved unfinished tasks as the in-memory store does (story.ts countStory)', async () => {
+    const limits = { maxTasks: 1000, ttlMs: 3_600_000, unobservedAfterMs: 1_000 };
+    const [{ store }] = await pair({}, limits);
+    const memory = new InMemoryTaskStore(limits);
+    for (const s of [store, memory]) {
+      await s.observe('quiet', 'old', { state: S('WORKING'), at: 1_000, shown: true });
+      await s.observe('quiet', 'recent', { state: S('WORKING'), at: 1_500, shown: true });
+      await s.observe('quiet', 'recent', { at: 2_600, shown: true });
+      await s.observe('quiet', 'done', { state: S('COMPLETED'), at: 1_000, shown: true });
+    }
+    const fromRedis = (await store.census(['quiet'], 2_700, 'view'))!.census;
+    const fromMemory = (await memory.census(['quiet'], 2_700)).census;
+    expect(fromRedis).toEqual(fromMemory);
+    expect(fromRedis.get('quiet')!.get(S('WORKING'))).toEqual({ count: 2, unobserved: 1, oldestSince: 1_500 });
+  });
+
+  it('notes refused calls on a tracked story as the in-memory store does (src/tasks/refusal.ts)', async () => {
+    const [{ store }] = await pair();
+    const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
+    for (const s of [store, memory]) {
+      await s.observe('refusing', 'r1', { state: S('WORKING'), at: 1_000, shown: true });
+      for (let i = 0; i < 12; i++)
+        s.refuse('refusing', 'r1', { at: 2_000 + i, reason: 'not-owner', operation: 'GetTask' });
+      s.refuse('refusing', 'unknown', { at: 3_000, reason: 'rate-limited', operation: 'GetTask' });
+    }
+    await until(async () => (await store.get('refusing', 'r1'))?.refused?.length === 10, 'ten refusals in Redis');
+    expect(await store.get('refusing', 'r1')).toEqual(await memory.get('refusing', 'r1'));
+    expect(await store.get('refusing', 'unknown')).toBeUndefined();
+  });
+
   it('tells the same story, with the same events, as the in-memory store', async () => {
     const [{ store }] = await pair();
     const memory = new InMemoryTaskStore({ maxTasks: 1000, ttlMs: 3_600_000 });
-    for (const [taskId, sighting] of SIGHTINGS) {
+    for (const [taskId, sighting] of [...SIGHTINGS, ...STAMPED]) {
       const [fromRedis, fromMemory] = await Promise.all([
         store.observe('reviewer', taskId, sighting),
         memory.observe('reviewer', taskId, sighting),
@@ -63,7 +100,7 @@ describe('the Redis task store', () => {
     }
     // The same stories; only a settled task's last sighting differs: this replica stops writing
     // a task once it has settled (nothing can change), so Redis keeps its settling time.
-    for (const taskId of ['t1', 't2']) {
+    for (const taskId of ['t1', 't2', 't3']) {
       const fromMemory = (await memory.get('reviewer', taskId))!;
       const fromRedis = (await store.get('reviewer', taskId))!;
       expect({ ...fromRedis, lastSeen: 0 }).toEqual({ ...fromMemory, lastSeen: 0 });

@@ -73,9 +73,14 @@ export const METRICS = {
     help: 'Tasks the gateway currently tracks, by their latest known state.',
     labelNames: ['agent', 'state'],
   },
+  tasksUnobserved: {
+    name: 'a2a_tasks_unobserved',
+    help: 'Unfinished tracked tasks no answer has shown for tasks.unobservedAfter: their state is only the last one seen.',
+    labelNames: ['agent', 'state'],
+  },
   taskOldest: {
     name: 'a2a_task_oldest_state_age_seconds',
-    help: 'How long the longest-waiting tracked, unfinished task has been in its current state (0 when none).',
+    help: 'How long the longest-waiting unfinished task whose state was observed within tasks.unobservedAfter has been in it (0 when none).',
     labelNames: ['agent', 'state'],
   },
   findings: {

@@ -114,6 +114,24 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
       }
     },
   });
+  // Registered between the two: its collect reuses the census `tasks` took, and leaves it for `taskOldest`.
+  const tasksUnobserved: Gauge = new Gauge({
+    ...METRICS.tasksUnobserved,
+    labelNames: [...METRICS.tasksUnobserved.labelNames],
+    registers,
+    async collect() {
+      const counted = await (census ?? takeCensus());
+      tasksUnobserved.reset();
+      if (!counted) return;
+      const unfinished = TASK_STATES.filter((s) => !isTerminal(s));
+      for (const agent of agents) for (const state of unfinished) tasksUnobserved.set({ agent, state }, 0);
+      for (const [agent, byState] of counted) {
+        for (const [state, { unobserved }] of byState)
+          if (unobserved)
+            tasksUnobserved.inc({ agent: labels.agent(agent), state: labels.taskState(state) }, unobserved);
+      }
+    },
+  });
   const taskOldest: Gauge = new Gauge({
     ...METRICS.taskOldest,
     labelNames: [...METRICS.taskOldest.labelNames],

@@ -20,7 +20,10 @@ export function redisConfig(url: string, extra: Partial<RedisStateConfig> = {}):
 }
 
 /** A store on its own connection, once connected. */
-export async function replica(config: RedisStateConfig, limits = { maxTasks: 1000, ttlMs: 3_600_000 }) {
+export async function replica(
+  config: RedisStateConfig,
+  limits: { maxTasks: number; ttlMs: number; unobservedAfterMs?: number } = { maxTasks: 1000, ttlMs: 3_600_000 },
+) {
   const status = new StoreStatus(pino({ level: 'silent' }));
   const client = connectRedis(config, status);
   const store = new RedisTaskStore(client, config, limits, status);
