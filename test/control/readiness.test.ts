@@ -45,7 +45,9 @@ async function served(gateway: RunningGateway, agent: string): Promise<void> {
 
 /** The value of `a2a_agent_card_up{agent}` in the exposition, or undefined without the series. */
 async function cardUp(gateway: RunningGateway, agent: string): Promise<number | undefined> {
-  const line = (await metricsText(gateway)).split('\n').find((l) => l.startsWith(`a2a_agent_card_up{agent="${agent}"}`));
+  const line = (await metricsText(gateway))
+    .split('\n')
+    .find((l) => l.startsWith(`a2a_agent_card_up{agent="${agent}"}`));
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 
