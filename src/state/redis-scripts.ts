@@ -225,3 +225,34 @@ story.refused = refused
 redis.call('HSET', key, 'story', cjson.encode(story))
 return 1
 `;
+
+/**
+ * ARGV: prefix, agent, now, unobservedAfter ms, limit, replica id, scan. Picks up to `limit`
+ * unfinished tasks of the agent whose last sighting is `unobservedAfter` old (src/tasks/
+ * memory-store.ts \`pickUnobserved\`), each claimed for `unobservedAfter` with
+ * `P confirm:{agent}:{taskId}` (SET NX PX), so no other replica picks it meanwhile. Candidates
+ * come from each unfinished state's set, those that entered it earliest first (a task's last
+ * sighting is never before it entered its state), at most `scan` per state. Returns a flat list
+ * of task id, state.
+ */
+export const PICK = `${PRELUDE}
+local P, agent, me = ARGV[1], ARGV[2], ARGV[6]
+local now, after, limit, scan = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[7])
+local before = now - after
+local picked = {}
+for _, state in ipairs(STATES) do
+  if not TERMINAL[state] then
+    local ids = redis.call('ZRANGEBYSCORE', P .. 'state:' .. agent .. ':' .. state, '-inf', before, 'LIMIT', 0, scan)
+    for _, id in ipairs(ids) do
+      if #picked >= 2 * limit then return picked end
+      local member = agent .. ':' .. id
+      local seen = redis.call('ZSCORE', P .. 'tasks', member)
+      if seen and tonumber(seen) <= before and redis.call('SET', P .. 'confirm:' .. member, me, 'NX', 'PX', after) then
+        table.insert(picked, id)
+        table.insert(picked, state)
+      end
+    end
+  end
+end
+return picked
+`;
