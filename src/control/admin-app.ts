@@ -94,7 +94,7 @@ function mountReload(app: Hono, reload: AdminDeps['reload']): void {
 /** What inspection and the task tracker recorded: shapes, ids, states, findings (no bodies). */
 function mountRecords(app: Hono, deps: Pick<AdminDeps, 'recent' | 'exchanges' | 'tracker'>): void {
   app.get('/exchanges', async (c) => {
-    const read = readExchangesQuery(c.req.queries(), deps.recent.capacity);
+    const read = readExchangesQuery(c.req.queries());
     if (!read.ok) return errorAnswer(c, 400, 'INVALID_ARGUMENT', read.message);
     const { query } = read;
     const exchanges = deps.exchanges ? await deps.exchanges(query) : deps.recent.find(query);
