@@ -167,7 +167,7 @@ export class RedisTaskStore implements TaskStore {
 
   async pickUnobserved(agent: string, now: number, limit: number): Promise<StaleTask[]> {
     const after = this.limits.unobservedAfterMs ?? UNOBSERVED_AFTER_MS;
-    const args = [this.prefix, agent, String(now), String(after), String(limit), this.replica, String(PICK_SCAN)];
+    const args = [this.prefix, agent, String(now), String(after), String(limit), String(PICK_SCAN)];
     let flat: string[];
     try {
       flat = await (this.client as unknown as ScriptCommands).a2aPick(...args);

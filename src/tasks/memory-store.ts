@@ -125,19 +125,20 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Walks the stories least recently seen first and stops at the first one seen within
-   * `unobservedAfter` (the rest are newer), so a look costs the stale stories only: a few ms for
-   * 100,000 of them.
+   * Walks every story, least recently recorded first (a sighting may carry an older time than the
+   * one before it, so recency is no cut-off): about 1–3 ms for 100,000 stories, once per look
+   * (`tasks.confirm.interval`) of each agent that confirms.
    */
   pickUnobserved(agent: string, now: number, limit: number): Promise<StaleTask[]> {
     this.pickClock.now = now;
     const picked: StaleTask[] = [];
     for (const story of this.stories.rvalues()) {
-      if (!story) continue;
-      if (picked.length >= limit || now - story.lastSeen < this.unobservedAfterMs) break;
+      if (picked.length >= limit) break;
+      if (!story || now - story.lastSeen < this.unobservedAfterMs) continue;
       const state = story.states.at(-1)?.state;
       const k = key(agent, story.taskId);
-      if (story.agent !== agent || state === undefined || story.durationMs !== undefined || this.picked.has(k)) continue;
+      if (story.agent !== agent || state === undefined || story.durationMs !== undefined || this.picked.has(k))
+        continue;
       this.picked.set(k, true);
       picked.push({ taskId: story.taskId, state });
     }

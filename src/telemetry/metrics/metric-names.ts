@@ -162,7 +162,7 @@ export const METRICS = {
   },
   taskConfirmations: {
     name: 'a2a_task_confirmations_total',
-    help: "GetTasks the gateway sent itself to confirm tasks nobody asked about (agents.{name}.tasks.confirm), by outcome: unchanged, changed, not_found, failed.",
+    help: 'GetTasks the gateway sent itself to confirm tasks nobody asked about (agents.{name}.tasks.confirm), by outcome: unchanged, changed, not_found, failed.',
     labelNames: ['agent', 'outcome'],
   },
   cardSignatureChecks: {
