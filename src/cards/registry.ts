@@ -15,6 +15,7 @@
  */
 import type { Upstream } from '../transport/upstream.js';
 import { restBasePaths } from '../a2a/card-interfaces.js';
+import { confirmTarget, type ConfirmTarget } from '../a2a/confirm-target.js';
 import type { CardCache, CachedCard } from './cache.js';
 import { renderCard } from './serve.js';
 import type { CardSecurity } from './security.js';
@@ -78,6 +79,7 @@ export class CardRegistry {
   private readonly known = new Map<string, Known>();
   /** Per agent, its card's REST interface paths (`restBasePaths`), as of the last fetch. */
   private readonly restPaths = new Map<string, readonly string[]>();
+  private readonly confirmTargets = new Map<string, ConfirmTarget | undefined>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -122,6 +124,11 @@ export class CardRegistry {
     return this.restPaths.get(agent);
   }
 
+  /** Where the gateway's own GetTask goes (src/tasks/confirm.ts), once the card is known. */
+  confirmTarget(agent: string): ConfirmTarget | undefined {
+    return this.confirmTargets.get(agent);
+  }
+
   /** Every agent's card has been fetched once (no longer what readiness means: `requiredPending`). */
   ready(): boolean {
     return this.fetchedOnce.size === this.upstreams.size;
@@ -160,6 +167,7 @@ export class CardRegistry {
     this.fetchedOnce.add(upstream.name);
     this.lastError.delete(upstream.name);
     this.restPaths.set(upstream.name, restBasePaths(card.card, upstream.basePath));
+    this.confirmTargets.set(upstream.name, confirmTarget(card.card, upstream.basePath));
     const known = this.known.get(upstream.name);
     this.known.set(upstream.name, {
       cached: card,

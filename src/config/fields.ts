@@ -23,6 +23,10 @@ export const duration = (fallback: string) =>
       return ms;
     });
 
+/** A duration that cannot be `none` or 0: a period or a limit the gateway must have. */
+export const durationAboveZero = (fallback: string) =>
+  duration(fallback).refine((ms) => ms > 0, { message: 'must be more than 0 (none is not allowed here)' });
+
 export const sizeValue = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const bytes = parseSize(value);
   if (typeof bytes === 'string') {

@@ -5,7 +5,7 @@
 import { agentCardsSchema } from './card-signature-schema.js';
 import { cardSigningSchema } from './card-signing-schema.js';
 import { z } from 'zod';
-import { LISTEN_PORT, agentBaseUrl, duration, httpUrl, size, sizeValue } from './fields.js';
+import { LISTEN_PORT, agentBaseUrl, duration, durationAboveZero, httpUrl, size, sizeValue } from './fields.js';
 import {
   adminSchema,
   agentAccessSchema,
@@ -166,6 +166,28 @@ const agentObject = z
       .object({
         /** Write an SSE comment when a stream has been quiet this long (between events only). */
         keepalive: duration('15s'),
+      })
+      .strict()
+      .prefault({}),
+    /** What the gateway does about this agent's tasks beyond what callers show it. */
+    tasks: z
+      .object({
+        /**
+         * Confirm stale tasks (src/tasks/confirm.ts): a GetTask of the gateway's own, with the
+         * agent's `headers`, for unfinished tasks no answer has shown for `tasks.unobservedAfter`.
+         */
+        confirm: z
+          .object({
+            enabled: z.boolean().default(false),
+            /** How often to look for unobserved tasks of this agent. */
+            interval: durationAboveZero('30s'),
+            /** At most this many GetTasks per look, one at a time. */
+            batch: z.number().int().min(1).max(1000).default(10),
+            /** One GetTask's limit (connect to last byte). */
+            timeout: durationAboveZero('10s'),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),

@@ -7,6 +7,7 @@
  * (src/gateway/generation.ts) that a reload replaces; what is made once here (`Parts`) outlives
  * reloads: the listeners, logger, task tracker, telemetry, observers, recent exchanges.
  */
+import { TaskConfirmer, type ConfirmAgent } from '../tasks/confirm.js';
 import type { Server } from 'node:http';
 import type { ClientCall } from '../exchange/call.js';
 import type { GatewayConfig } from '../config/schema.js';
@@ -111,6 +112,8 @@ interface Parts extends Shared {
   readonly stateStore: State;
   /** The agents configured with `upstreams` in the current config (their tasks are pinned). */
   readonly replicated: Set<string>;
+  /** Confirms stale tasks of the agents with `tasks.confirm` (src/tasks/confirm.ts). */
+  readonly confirmer: TaskConfirmer;
 }
 
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -119,6 +122,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const parts = assemble(config, options, {
     replicas: () => replicaViews(live.generations?.current),
     cardsUp: () => cardsUp(live.generations?.current),
+    confirmAgents: () => confirmAgents(live.generations?.current),
   });
   // The listeners read `generations.current` per request; it is set before either listens. The
   // admin catalog names the agents at the traffic listener's address unless `publicUrl` says.
@@ -156,6 +160,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const metricsUrl = config.metrics.enabled ? `${adminUrl}${config.metrics.path}` : undefined;
   generations.current.registry.start();
   generations.current.health.start();
+  parts.confirmer.start();
   const agents = Object.keys(config.agents);
   const tracing = parts.telemetry.tracingEnabled;
   const level = options.announce === false ? 'debug' : 'info';
@@ -213,7 +218,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 function assemble(
   config: GatewayConfig,
   options: GatewayOptions,
-  current: { replicas: () => ReplicaView[]; cardsUp: () => Array<{ agent: string; up: boolean }> },
+  current: {
+    replicas: () => ReplicaView[];
+    cardsUp: () => Array<{ agent: string; up: boolean }>;
+    confirmAgents: () => ConfirmAgent[];
+  },
 ): Parts {
   const log = options.logger ?? createLogger(config.log.level);
   const stateStore = buildState(config, log);
@@ -236,6 +245,13 @@ function assemble(
   });
   for (const warning of telemetry.warnings) log.warn(warning);
   const recent = new RecentExchanges(config.inspection.recent);
+  const confirmer = new TaskConfirmer({
+    agents: current.confirmAgents,
+    tracker,
+    pins: stateStore.pins,
+    log,
+    counted: (agent, outcome) => telemetry.taskConfirmed(agent, outcome),
+  });
   const state: Parts['state'] = { draining: false, lastReload: undefined };
   // What the observers read, made once and handed on as they are.
   const observed = { log, tracker, inspectionBudget, recent, telemetry, console: createConsoleParts(config) };
@@ -247,6 +263,7 @@ function assemble(
     adminSources: options.adminSources,
     state,
     stateStore,
+    confirmer,
     pins: stateStore.pins,
     healthEvents: telemetry.replicaEvents,
     replicated,
@@ -257,6 +274,15 @@ function assemble(
     lastReload: () => state.lastReload,
     grpcPorts: grpcPorts(),
   };
+}
+
+/** Each agent with the target its card gives the gateway's own GetTask (src/tasks/confirm.ts). */
+function confirmAgents(generation: Generation | undefined): ConfirmAgent[] {
+  if (!generation) return [];
+  return [...generation.upstreams.values()].map((upstream) => ({
+    upstream,
+    target: generation.registry.confirmTarget(upstream.name),
+  }));
 }
 
 /** Each agent's card, available or not, as `a2a_agent_card_up` reads it (issue #30). */
@@ -389,6 +415,7 @@ async function shutdown(
 /** What outlives the listeners: queued spans, the state store's connection, every generation's
  * card retries and upstream pools. */
 async function release(p: Parts, generations: Generations<Generation>): Promise<void> {
+  p.confirmer.stop();
   p.console.feed.close();
   await p.telemetry.shutdown();
   await p.stateStore.store.close();

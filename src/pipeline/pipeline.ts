@@ -128,7 +128,7 @@ export function createPipeline<C extends ClientCall, P extends Prepared>(
       // 4b. Stream resume: a reconnect with Last-Event-ID, answered from the window (off: one boolean).
       if (upstream.config.resume.enabled && binding.resume) {
         const resume = resumeOf(upstream.name, exchange.request, call.headers['last-event-id']);
-        const replicaOf = (taskId: string) => placeTask(exchange, pins, taskId);
+        const replicaOf = (taskId: string) => placeTask(exchange.upstream, pins, taskId);
         if (resume?.kind === 'window') await access.checkResumed(exchange, admission, resume.taskId);
         if (resume) return await binding.resume(routed, resume, body, replicaOf);
       }

@@ -12,6 +12,7 @@
  *   P ctx:{agent}:{contextId}  the context's owner, expiring after `tasks.ttl`
  *   P contexts                 sorted set of `{agent}:{contextId}` by last seen (capacity)
  *   P census-leader            the replica that exports the task gauges
+ *   P confirm:{agent}:{taskId} until when the task is held for one replica to confirm (src/tasks/confirm.ts)
  * Keys are made inside the scripts, so this needs one Redis (standalone or Sentinel), not Redis Cluster.
  */
 import { TASK_STATES, isInterrupted, isTerminal } from '../a2a/task-state.js';
@@ -224,4 +225,39 @@ while #refused > tonumber(ARGV[5]) do table.remove(refused, 1) end
 story.refused = refused
 redis.call('HSET', key, 'story', cjson.encode(story))
 return 1
+`;
+
+/**
+ * ARGV: prefix, agent, now, unobservedAfter ms, limit, scan. Picks up to `limit` unfinished
+ * tasks of the agent whose last sighting is `unobservedAfter` old (src/tasks/memory-store.ts
+ * `pickUnobserved`), each held until `now + unobservedAfter` by `P confirm:{agent}:{taskId}`, so no
+ * other replica picks it meanwhile. The hold is the time in the key, on the clock the scripts are
+ * given (as every time here); its PX only lets Redis forget it. Candidates
+ * come from each unfinished state's set, those that entered it earliest first (a task's last
+ * sighting is never before it entered its state), at most `scan` per state. Returns a flat list
+ * of task id, state.
+ */
+export const PICK = `${PRELUDE}
+local P, agent = ARGV[1], ARGV[2]
+local now, after, limit, scan = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local before = now - after
+local picked = {}
+for _, state in ipairs(STATES) do
+  if not TERMINAL[state] then
+    local ids = redis.call('ZRANGEBYSCORE', P .. 'state:' .. agent .. ':' .. state, '-inf', before, 'LIMIT', 0, scan)
+    for _, id in ipairs(ids) do
+      if #picked >= 2 * limit then return picked end
+      local member = agent .. ':' .. id
+      local seen = redis.call('ZSCORE', P .. 'tasks', member)
+      local hold = P .. 'confirm:' .. member
+      local held = redis.call('GET', hold)
+      if seen and tonumber(seen) <= before and not (held and tonumber(held) > now) then
+        redis.call('SET', hold, now + after, 'PX', after)
+        table.insert(picked, id)
+        table.insert(picked, state)
+      end
+    end
+  end
+end
+return picked
 `;

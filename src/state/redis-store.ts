@@ -12,9 +12,10 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { RedisStateConfig } from '../config/state-schema.js';
 import type { TaskEvent, TaskSighting, TaskStory } from '../tasks/story.js';
-import { StoreUnavailable, type CensusPurpose, type Owners, type TaskStore } from '../tasks/tracker.js';
+import { StoreUnavailable, type CensusPurpose, type Owners, type StaleTask, type TaskStore } from '../tasks/tracker.js';
+import type { TaskState } from '../a2a/task-state.js';
 import type { TaskStoreLimits } from '../tasks/memory-store.js';
-import { CENSUS, REFUSE, WRITE } from './redis-scripts.js';
+import { CENSUS, PICK, REFUSE, WRITE } from './redis-scripts.js';
 import { MAX_REFUSALS, type Refusal } from '../tasks/refusal.js';
 import { UNOBSERVED_AFTER_MS } from '../tasks/memory-store.js';
 import { OwnerCache, SettledTasks } from './owner-cache.js';
@@ -28,7 +29,14 @@ interface ScriptCommands {
   a2aWrite(...args: string[]): Promise<string[]>;
   a2aCensus(...args: string[]): Promise<string | null>;
   a2aRefuse(...args: string[]): Promise<number>;
+  a2aPick(...args: string[]): Promise<string[]>;
 }
+
+/**
+ * Candidates a pick looks at per unfinished state (redis-scripts.ts PICK): bounds the script's
+ * time in Redis (about 1 µs each) when many tasks entered a state long ago but are polled still.
+ */
+const PICK_SCAN = 1000;
 
 /** A sighting's reply as the write queue hands it back: the first in a batch carries its evictions. */
 interface Sighted {
@@ -58,6 +66,7 @@ export class RedisTaskStore implements TaskStore {
     client.defineCommand('a2aWrite', { numberOfKeys: 0, lua: WRITE });
     client.defineCommand('a2aCensus', { numberOfKeys: 0, lua: CENSUS });
     client.defineCommand('a2aRefuse', { numberOfKeys: 0, lua: REFUSE });
+    client.defineCommand('a2aPick', { numberOfKeys: 0, lua: PICK });
     const cacheSize = Math.min(limits.maxTasks, 100_000);
     this.owners = new OwnerCache(cacheSize, limits.ttlMs);
     this.contexts = new OwnerCache(cacheSize, limits.ttlMs);
@@ -154,6 +163,21 @@ export class RedisTaskStore implements TaskStore {
       throw new StoreUnavailable(err);
     }
     return reply ? decodeCensus(reply) : undefined;
+  }
+
+  async pickUnobserved(agent: string, now: number, limit: number): Promise<StaleTask[]> {
+    const after = this.limits.unobservedAfterMs ?? UNOBSERVED_AFTER_MS;
+    const args = [this.prefix, agent, String(now), String(after), String(limit), String(PICK_SCAN)];
+    let flat: string[];
+    try {
+      flat = await (this.client as unknown as ScriptCommands).a2aPick(...args);
+    } catch (err) {
+      this.status.failed('read', err);
+      throw new StoreUnavailable(err);
+    }
+    const picked: StaleTask[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) picked.push({ taskId: flat[i]!, state: flat[i + 1] as TaskState });
+    return picked;
   }
 
   /** Sends what is still queued (for at most a second, e.g. while Redis is down), then disconnects. */

@@ -28,7 +28,7 @@
 import { LRUCache } from 'lru-cache';
 import { advanceStory, countStory, newStory, type TaskCensus, type TaskEvent, type TaskSighting } from './story.js';
 import { addRefusal, type Refusal } from './refusal.js';
-import type { Owners, TaskStore } from './tracker.js';
+import type { Owners, StaleTask, TaskStore } from './tracker.js';
 import type { TaskStory } from './story.js';
 
 export interface TaskStoreLimits {
@@ -65,12 +65,17 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly contexts: LRUCache<string, ContextOwner>;
 
   private readonly unobservedAfterMs: number;
+  private readonly pickClock = new CallClock();
+  /** Tasks picked for confirmation, each kept `unobservedAfter` so it is not picked again sooner. */
+  private readonly picked: LRUCache<string, true>;
 
   constructor(limits: TaskStoreLimits) {
     this.unobservedAfterMs = limits.unobservedAfterMs ?? UNOBSERVED_AFTER_MS;
     const options = { max: limits.maxTasks, ttl: limits.ttlMs, ttlResolution: 0 };
     this.stories = new LRUCache({ ...options, perf: this.storyClock.perf, dispose: this.onDropped });
     this.contexts = new LRUCache({ ...options, perf: this.contextClock.perf });
+    const pickTtl = { ttl: this.unobservedAfterMs, ttlResolution: 0, perf: this.pickClock.perf };
+    this.picked = new LRUCache({ max: limits.maxTasks, ...pickTtl });
   }
 
   observe(agent: string, taskId: string, sighting: TaskSighting): Promise<TaskEvent[]> {
@@ -117,6 +122,27 @@ export class InMemoryTaskStore implements TaskStore {
     const clock = { now, unobservedAfterMs: this.unobservedAfterMs };
     for (const story of this.stories.values()) countStory(census, story, clock);
     return Promise.resolve({ census, events: this.takeDropped() });
+  }
+
+  /**
+   * Walks every story, least recently recorded first (a sighting may carry an older time than the
+   * one before it, so recency is no cut-off): about 1–3 ms for 100,000 stories, once per look
+   * (`tasks.confirm.interval`) of each agent that confirms.
+   */
+  pickUnobserved(agent: string, now: number, limit: number): Promise<StaleTask[]> {
+    this.pickClock.now = now;
+    const picked: StaleTask[] = [];
+    for (const story of this.stories.rvalues()) {
+      if (picked.length >= limit) break;
+      if (!story || now - story.lastSeen < this.unobservedAfterMs) continue;
+      const state = story.states.at(-1)?.state;
+      const k = key(agent, story.taskId);
+      if (story.agent !== agent || state === undefined || story.durationMs !== undefined || this.picked.has(k))
+        continue;
+      this.picked.set(k, true);
+      picked.push({ taskId: story.taskId, state });
+    }
+    return Promise.resolve(picked);
   }
 
   close(): Promise<void> {

@@ -9,6 +9,7 @@
  * over and returns; the events come back when the store has recorded it, exactly once across the
  * cluster, and go to the subscribers (metrics).
  */
+import type { TaskState } from '../a2a/task-state.js';
 import type { Refusal } from './refusal.js';
 import type { TaskCensus, TaskEvent, TaskSighting, TaskStory } from './story.js';
 
@@ -49,11 +50,24 @@ export interface TaskStore {
     now: number,
     purpose?: CensusPurpose,
   ): Promise<{ census: TaskCensus; events: TaskEvent[] } | undefined>;
+  /**
+   * Up to `limit` unfinished tasks of `agent` that no answer has shown for `tasks.unobservedAfter`,
+   * least recently seen first, for the gateway to confirm (confirm.ts). Each is picked at most once
+   * per `unobservedAfter` across every process sharing the store, so replicas and workers never
+   * ask the agent about the same task twice. Rejects with StoreUnavailable.
+   */
+  pickUnobserved(agent: string, now: number, limit: number): Promise<StaleTask[]>;
   /** Closes connections (the in-memory store has none). */
   close(): Promise<void>;
 }
 
 export type CensusPurpose = 'gauges' | 'view';
+
+/** A task picked for confirmation, with the state the gateway last knew. */
+export interface StaleTask {
+  readonly taskId: string;
+  readonly state: TaskState;
+}
 
 export type TaskListener = (event: TaskEvent) => void;
 

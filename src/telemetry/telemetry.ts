@@ -52,6 +52,8 @@ export interface Telemetry {
   readonly replicaEvents: ReplicaEvents | undefined;
   /** Counts one agent card signature check. No-op with metrics off. */
   cardSignatureChecked(agent: string, result: string): void;
+  /** Counts one confirmation of a stale task (`a2a_task_confirmations_total`). No-op with metrics off. */
+  taskConfirmed(agent: string, outcome: string): void;
   /** The registry as JSON, which a cluster worker sends the primary to sum (src/cluster/metrics.ts). */
   readonly metricsJson: () => Promise<RegistryJson>;
   /** Exports the spans still queued; call once the listener has drained. */
@@ -84,6 +86,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     reloaded: (ok) => metrics?.reloaded(ok),
     replicaEvents: metrics?.replicaEvents,
     cardSignatureChecked: (agent, result) => metrics?.cardSignatureChecked(agent, result),
+    taskConfirmed: (agent, outcome) => metrics?.taskConfirmed(agent, outcome),
     metricsJson: registryJson(registry),
     shutdown: () => tracing.shutdown(),
   };

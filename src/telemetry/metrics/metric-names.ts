@@ -160,6 +160,11 @@ export const METRICS = {
     help: "Calls translated between A2A versions (docs/translation.md), by the caller's and the agent's version and outcome: translated, refused (the call had no counterpart), answer-failed (the answer had none).",
     labelNames: ['agent', 'caller_version', 'agent_version', 'outcome'],
   },
+  taskConfirmations: {
+    name: 'a2a_task_confirmations_total',
+    help: 'GetTasks the gateway sent itself to confirm tasks nobody asked about (agents.{name}.tasks.confirm), by outcome: unchanged, changed, not_found, failed.',
+    labelNames: ['agent', 'outcome'],
+  },
   cardSignatureChecks: {
     name: 'a2a_card_signature_checks_total',
     help: 'Agent card signature checks (docs/security.md "Signed agent cards"), once per card fetched from an agent with keys configured, by result: valid, invalid, unsigned.',

@@ -52,6 +52,8 @@ export interface GatewayMetrics {
   readonly replicaEvents: ReplicaEvents;
   /** One agent card signature check (src/cards/cache.ts tells it). */
   cardSignatureChecked(agent: string, result: string): void;
+  /** One confirmation of a stale task (src/tasks/confirm.ts tells it). */
+  taskConfirmed(agent: string, outcome: string): void;
 }
 
 export type TrackedTasks = Pick<TaskTracker, 'subscribe' | 'store' | 'emit'>;
@@ -88,6 +90,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
   const upstreamErrors = counter(METRICS.upstreamErrors);
   const rejections = counter(METRICS.rejections);
   const cardSignatureChecks = counter(METRICS.cardSignatureChecks);
+  const taskConfirmations = counter(METRICS.taskConfirmations);
   const clientAborts = counter(METRICS.clientAborts);
   const rescues = counter(METRICS.rescues);
   const rescueAnswerDelay = histogram(METRICS.rescueAnswerDelay);
@@ -242,6 +245,7 @@ export function createMetrics(registry: Registry, options: MetricsOptions): Gate
     reloaded: reloads,
     replicaEvents,
     cardSignatureChecked: (agent, result) => cardSignatureChecks.inc({ agent: labels.agent(agent), result }),
+    taskConfirmed: (agent, outcome) => taskConfirmations.inc({ agent: labels.agent(agent), outcome }),
   };
 }
 
