@@ -27,7 +27,10 @@ const CONFIRM = { tasks: { confirm: { enabled: true, interval: '100ms' } } };
 const OWN = { 'x-gateway-credential': 'gateway-own' };
 const FAST = { tasks: { unobservedAfter: '300ms' } };
 
-async function gatewayFor(agents: Record<string, object>, extra: Record<string, unknown> = FAST): Promise<RunningGateway> {
+async function gatewayFor(
+  agents: Record<string, object>,
+  extra: Record<string, unknown> = FAST,
+): Promise<RunningGateway> {
   const gateway = await startTestGateway(agents as never, extra);
   closers.push(() => gateway.close());
   await until(() => gateway.registry.cardStates().every((c) => c.state === 'available'), 'cards fetched');
