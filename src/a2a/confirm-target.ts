@@ -1,6 +1,6 @@
 /**
  * Where the gateway sends its own GetTask when it confirms a task nobody has asked about
- * (src/tasks/confirm.ts; docs/operations.md "Confirming stale tasks"): the first interface the agent's card
+ * (src/confirm/confirm.ts; docs/operations.md "Confirming stale tasks"): the first interface the agent's card
  * advertises that the gateway can call over HTTP — JSON-RPC or HTTP+JSON, in card order, which
  * is the agent's order of preference (wire-reference §3, §6.5) — in that interface's version.
  * gRPC-only cards, and interfaces outside the path the agent is mounted under, give none: the

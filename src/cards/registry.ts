@@ -124,7 +124,7 @@ export class CardRegistry {
     return this.restPaths.get(agent);
   }
 
-  /** Where the gateway's own GetTask goes (src/tasks/confirm.ts), once the card is known. */
+  /** Where the gateway's own GetTask goes (src/confirm/confirm.ts), once the card is known. */
   confirmTarget(agent: string): ConfirmTarget | undefined {
     return this.confirmTargets.get(agent);
   }

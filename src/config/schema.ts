@@ -173,7 +173,7 @@ const agentObject = z
     tasks: z
       .object({
         /**
-         * Confirm stale tasks (src/tasks/confirm.ts): a GetTask of the gateway's own, with the
+         * Confirm stale tasks (src/confirm/confirm.ts): a GetTask of the gateway's own, with the
          * agent's `headers`, for unfinished tasks no answer has shown for `tasks.unobservedAfter`.
          */
         confirm: z

@@ -89,7 +89,7 @@ function unavailable(upstream: Upstream, err: unknown): GatewayError {
  * The replica of `taskId` for a call whose own facts do not name it: stream resume's upstream
  * SubscribeToTask after a re-sent SendStreamingMessage (the task comes from its Last-Event-ID,
  * src/resume/decision.ts), and the gateway's own GetTask confirming a stale task
- * (src/tasks/confirm.ts). The same rules as a call about that task.
+ * (src/confirm/confirm.ts). The same rules as a call about that task.
  */
 export function placeTask(upstream: Upstream, pins: Pins, taskId: string): Promise<Replica> {
   if (!upstream.config.replicated) return Promise.resolve(upstream.replicas[0]!);

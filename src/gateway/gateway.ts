@@ -7,7 +7,7 @@
  * (src/gateway/generation.ts) that a reload replaces; what is made once here (`Parts`) outlives
  * reloads: the listeners, logger, task tracker, telemetry, observers, recent exchanges.
  */
-import { TaskConfirmer, type ConfirmAgent } from '../tasks/confirm.js';
+import { TaskConfirmer, type ConfirmAgent } from '../confirm/confirm.js';
 import type { Server } from 'node:http';
 import type { ClientCall } from '../exchange/call.js';
 import type { GatewayConfig } from '../config/schema.js';
@@ -112,7 +112,7 @@ interface Parts extends Shared {
   readonly stateStore: State;
   /** The agents configured with `upstreams` in the current config (their tasks are pinned). */
   readonly replicated: Set<string>;
-  /** Confirms stale tasks of the agents with `tasks.confirm` (src/tasks/confirm.ts). */
+  /** Confirms stale tasks of the agents with `tasks.confirm` (src/confirm/confirm.ts). */
   readonly confirmer: TaskConfirmer;
 }
 
@@ -276,7 +276,7 @@ function assemble(
   };
 }
 
-/** Each agent with the target its card gives the gateway's own GetTask (src/tasks/confirm.ts). */
+/** Each agent with the target its card gives the gateway's own GetTask (src/confirm/confirm.ts). */
 function confirmAgents(generation: Generation | undefined): ConfirmAgent[] {
   if (!generation) return [];
   return [...generation.upstreams.values()].map((upstream) => ({

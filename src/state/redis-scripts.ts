@@ -12,7 +12,7 @@
  *   P ctx:{agent}:{contextId}  the context's owner, expiring after `tasks.ttl`
  *   P contexts                 sorted set of `{agent}:{contextId}` by last seen (capacity)
  *   P census-leader            the replica that exports the task gauges
- *   P confirm:{agent}:{taskId} until when the task is held for one replica to confirm (src/tasks/confirm.ts)
+ *   P confirm:{agent}:{taskId} until when the task is held for one replica to confirm (src/confirm/confirm.ts)
  * Keys are made inside the scripts, so this needs one Redis (standalone or Sentinel), not Redis Cluster.
  */
 import { TASK_STATES, isInterrupted, isTerminal } from '../a2a/task-state.js';

@@ -1,4 +1,4 @@
-/** `agents.{name}.tasks.confirm` (src/tasks/confirm.ts): off by default, with bounded periods and batches. */
+/** `agents.{name}.tasks.confirm` (src/confirm/confirm.ts): off by default, with bounded periods and batches. */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { problems } from './problems.js';

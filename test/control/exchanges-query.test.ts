@@ -6,6 +6,7 @@ import type { RunningGateway } from '../../src/gateway/gateway.js';
 import { startPeerV1 } from '../peers/peer-v1.js';
 import type { Peer } from '../peers/peer-common.js';
 import { startTestGateway } from '../support/gateway.js';
+import { sendJsonRpc } from '../idempotency/support/rpc.js';
 
 describe('readExchangesQuery', () => {
   it('reads the filters and the limit, with 50 when no limit is given', () => {
@@ -38,17 +39,7 @@ describe('GET /exchanges over the admin listener', () => {
   beforeAll(async () => {
     peer = await startPeerV1();
     gateway = await startTestGateway({ a: { url: peer.url } }, { inspection: { recent: 20 } });
-    const res = await fetch(`${gateway.url}/agents/a/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: { messageId: 'm-q', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
-      }),
-    });
-    await res.arrayBuffer();
+    await sendJsonRpc(`${gateway.url}/agents/a`, 'hello', { messageId: 'm-q' });
   });
   afterAll(async () => {
     await gateway?.close();

@@ -1,5 +1,5 @@
 /**
- * Confirming stale tasks (issue #30 item 5; src/tasks/confirm.ts): with
+ * Confirming stale tasks (issue #30 item 5; src/confirm/confirm.ts): with
  * `agents.{name}.tasks.confirm.enabled`, a task no answer has shown for `tasks.unobservedAfter`
  * is asked about by the gateway itself — a GetTask on the interface the card advertises, with the
  * agent's configured headers and none of a caller's — and the story follows what the agent says.

@@ -52,7 +52,7 @@ export interface GatewayMetrics {
   readonly replicaEvents: ReplicaEvents;
   /** One agent card signature check (src/cards/cache.ts tells it). */
   cardSignatureChecked(agent: string, result: string): void;
-  /** One confirmation of a stale task (src/tasks/confirm.ts tells it). */
+  /** One confirmation of a stale task (src/confirm/confirm.ts tells it). */
   taskConfirmed(agent: string, outcome: string): void;
 }
 

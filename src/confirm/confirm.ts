@@ -1,5 +1,6 @@
 /**
- * Confirming stale tasks (docs/operations.md "Confirming stale tasks", issue #30): a task whose
+ * Confirming stale tasks (docs/operations.md "Confirming stale tasks", issue #30; a folder of its own: it uses the
+ * task store, task affinity's placement and the HTTP bindings' upstream calls, which all import src/tasks): a task whose
  * callers stopped asking keeps the last state an answer showed — WORKING, say — although the
  * agent finished it long ago. For agents with `tasks.confirm.enabled` (off by default), the
  * gateway asks the agent itself: every `interval` it picks up to `batch` unfinished tasks no
@@ -21,9 +22,9 @@ import { callJson, type JsonReply } from '../bindings/http/rescue-calls.js';
 import { getTaskCall, readGetTaskResponse } from '../a2a/rescue-wire.js';
 import { GATEWAY_USER_AGENT } from '../version.js';
 import type { Logger } from '../log.js';
-import { parseAgentTimestamp } from './agent-time.js';
+import { parseAgentTimestamp } from '../tasks/agent-time.js';
 import { confirmSend, type ConfirmTarget } from '../a2a/confirm-target.js';
-import type { StaleTask, TaskTracker } from './tracker.js';
+import type { StaleTask, TaskTracker } from '../tasks/tracker.js';
 
 export const CONFIRM_OUTCOMES = ['unchanged', 'changed', 'not_found', 'failed'] as const;
 export type ConfirmOutcome = (typeof CONFIRM_OUTCOMES)[number];
