@@ -35,16 +35,24 @@ export interface JsonReply {
   readonly doc: unknown;
 }
 
-/** The caller's forwarded headers, fitted to one call: body length and type set by undici/us. */
+/**
+ * The caller's forwarded headers, fitted to one call: body length and type set by undici/us, and
+ * `Accept-Encoding: identity` in place of the caller's — the rescue reads each reply as JSON or
+ * SSE, and an agent that compresses what the caller accepts (express's `compression`) would
+ * otherwise answer the rescue in bytes it cannot read. A reply passed on to the caller is then
+ * uncompressed, which every client accepts.
+ */
 export function headersFor(base: readonly string[], call: UpstreamCall, accept?: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < base.length; i += 2) {
     const lower = base[i]!.toLowerCase();
-    if (lower === 'content-length' || lower === 'content-type' || (accept && lower === 'accept')) continue;
+    if (lower === 'content-length' || lower === 'content-type' || lower === 'accept-encoding') continue;
+    if (accept && lower === 'accept') continue;
     out.push(base[i]!, base[i + 1]!);
   }
   if (call.body) out.push('content-type', call.contentType ?? 'application/json');
   if (accept) out.push('accept', accept);
+  out.push('accept-encoding', 'identity');
   return out;
 }
 
