@@ -36,14 +36,19 @@ export function confirmTarget(card: unknown, mountPath: string): ConfirmTarget |
  * a REST GetTask path is made from a SendMessage path (`…/message:send` → `…/tasks/{id}`), under
  * `/v1` in 0.3 (wire-reference §6.4). `historyLength`: 1.0 `0` asks for no messages (the state
  * is all the gateway reads); 0.3 has no way to ask for none (`0` is unlimited, §5.6), so `1`.
+ * `tenant`: the one the task's first call named, kept on its story.
  */
-export function confirmSend(target: ConfirmTarget): HttpSend {
-  const rest = target.version === '0.3' ? `${target.path}/v1/message:send` : `${target.path}/message:send`;
+export function confirmSend(target: ConfirmTarget, tenant?: string): HttpSend {
+  // 1.0 names a tenant in JSON-RPC params (getTaskCall) or as the REST path's `/{tenant}` segment (§5.7); 0.3 has none.
+  const named = tenant && target.version === '1.0' ? tenant : undefined;
+  const segment = named ? `/${encodeURIComponent(named)}` : '';
+  const rest = target.version === '0.3' ? `${target.path}/v1/message:send` : `${target.path}${segment}/message:send`;
   return {
     binding: target.binding,
     version: target.version,
     jsonrpcId: null,
     historyLength: target.version === '1.0' ? 0 : 1,
+    ...(named && target.binding === 'jsonrpc' ? { tenant: named } : {}),
     followUp: false,
     path: target.binding === 'jsonrpc' ? target.path || '/' : rest,
     doc: {},

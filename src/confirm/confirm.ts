@@ -19,7 +19,7 @@ import type { Upstream } from '../transport/upstream.js';
 import type { Pins } from '../fleet/pins.js';
 import { placeTask } from '../fleet/placement.js';
 import { callJson, type JsonReply } from '../bindings/http/rescue-calls.js';
-import { getTaskCall, readGetTaskResponse } from '../a2a/rescue-wire.js';
+import { getTaskCall, readGetTaskResponse, type HttpSend } from '../a2a/rescue-wire.js';
 import { GATEWAY_USER_AGENT } from '../version.js';
 import type { Logger } from '../log.js';
 import { parseAgentTimestamp } from '../tasks/agent-time.js';
@@ -108,14 +108,14 @@ export class TaskConfirmer {
 
   private async confirm(agent: ConfirmAgent, target: ConfirmTarget, task: StaleTask): Promise<ConfirmOutcome> {
     const { name } = agent.upstream;
+    const send = confirmSend(target, task.tenant);
     let reply: JsonReply;
     try {
-      reply = await this.getTask(agent.upstream, target, task.taskId);
+      reply = await this.getTask(agent.upstream, send, task.taskId);
     } catch (err) {
       this.failed(name, (err as Error).message, task.taskId);
       return 'failed';
     }
-    const send = confirmSend(target);
     const read = readGetTaskResponse(send, reply.doc);
     const at = this.now();
     if (read.kind === 'task' && read.taskId === task.taskId && read.state !== undefined) {
@@ -134,12 +134,12 @@ export class TaskConfirmer {
   }
 
   /** The gateway's own GetTask, on the task's replica, with the agent's configured headers only. */
-  private async getTask(upstream: Upstream, target: ConfirmTarget, taskId: string): Promise<JsonReply> {
+  private async getTask(upstream: Upstream, send: HttpSend, taskId: string): Promise<JsonReply> {
     const replica = await placeTask(upstream, this.deps.pins, taskId);
-    const call = getTaskCall(confirmSend(target), taskId);
+    const call = getTaskCall(send, taskId);
     const headers = ['accept', 'application/json', 'user-agent', GATEWAY_USER_AGENT];
     if (call.body) headers.push('content-type', 'application/json');
-    if (target.version === '1.0') headers.push('a2a-version', '1.0');
+    if (send.version === '1.0') headers.push('a2a-version', '1.0');
     for (const [name, value] of upstream.extraHeaders) headers.push(name, value);
     const timeout = AbortSignal.timeout(upstream.config.tasks.confirm.timeout);
     const signal = AbortSignal.any([timeout, this.stopped.signal]);

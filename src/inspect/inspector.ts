@@ -136,7 +136,8 @@ export function createInspector(options: InspectorOptions): ExchangeObserver {
         const principal = record.access?.principal;
         // A unary Task's own status.timestamp (streams are stamped as their events go by).
         const agentAt = response?.stream ? undefined : parseAgentTimestamp(response?.stateTimestamp);
-        trackTask(options.tracker, record.agent, confirmed, record.a2a, { at, principal, agentAt });
+        const seen = { at, principal, agentAt, tenant: record.a2a.tenant };
+        trackTask(options.tracker, record.agent, confirmed, record.a2a, seen);
       }
       noteRefusal(options.tracker, exchange);
     },
@@ -304,20 +305,20 @@ function trackTask(
   agent: string,
   taskId: string,
   facts: A2AFacts,
-  seen: { at: number; principal: string | undefined; agentAt: number | undefined },
+  seen: { at: number; principal: string | undefined; agentAt: number | undefined; tenant: string | undefined },
 ): void {
   if (facts.kind === 'error') return;
-  const { contextId } = facts;
-  const { principal, agentAt } = seen;
+  const { principal, agentAt, tenant } = seen;
+  const common = { contextId: facts.contextId, principal, shown: true, ...(tenant ? { tenant } : {}) };
   // A stream's states each with when it went by, in order; a reply's one state at its end.
   const states = facts.stream ? facts.marks?.states : undefined;
   if (states === undefined || states.length === 0) {
-    tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId, principal, shown: true, agentAt });
+    tracker.observe(agent, taskId, { ...common, state: facts.state, at: seen.at, agentAt });
     return;
   }
-  for (const { state, at } of states) tracker.observe(agent, taskId, { state, at, contextId, principal, shown: true });
+  for (const { state, at } of states) tracker.observe(agent, taskId, { ...common, state, at });
   // Past the marks' cap the stream's last state still counts, at its end.
   if (facts.state !== undefined && facts.state !== states.at(-1)!.state) {
-    tracker.observe(agent, taskId, { state: facts.state, at: seen.at, contextId, principal, shown: true });
+    tracker.observe(agent, taskId, { ...common, state: facts.state, at: seen.at });
   }
 }

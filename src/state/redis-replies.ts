@@ -16,6 +16,7 @@ function storyOf(raw: Json, owner: unknown): TaskStory {
     taskId: String(raw.taskId),
     ...(typeof raw.contextId === 'string' ? { contextId: raw.contextId } : {}),
     ...(typeof owner === 'string' ? { owner } : {}),
+    ...(typeof raw.tenant === 'string' ? { tenant: raw.tenant } : {}),
     firstSeen: Number(raw.firstSeen),
     lastSeen: Number(raw.lastSeen),
     states: list(raw.states).map((visit) => ({

@@ -60,7 +60,7 @@ end
 
 /** Records one sighting; returns its reply: the owner, whether the story has settled, what changed, and the story if anything did. */
 const OBSERVE_ONE = `
-local function observe(P, agent, taskId, state, seenAt, ctx, principal, shown, agentAt)
+local function observe(P, agent, taskId, state, seenAt, ctx, principal, shown, agentAt, tenant)
   local key = P .. 'task:' .. agent .. ':' .. taskId
   local raw = redis.call('HGET', key, 'story')
   local story
@@ -69,6 +69,7 @@ local function observe(P, agent, taskId, state, seenAt, ctx, principal, shown, a
   else
     story = { agent = agent, taskId = taskId, firstSeen = seenAt, lastSeen = seenAt, states = {}, interruptedMs = {} }
     if ctx ~= '' then story.contextId = ctx end
+    if tenant ~= '' then story.tenant = tenant end
     if principal ~= '' then redis.call('HSET', key, 'owner', principal) end
   end
   if seenAt > story.lastSeen then story.lastSeen = seenAt end
@@ -133,7 +134,7 @@ end
 /**
  * A batch of writes in one call (src/state/write-queue.ts). ARGV: prefix, maxTracked, ttlMs, then
  * per write either `o, agent, taskId, state ('' for none), at, contextId (''), principal (''),
- * shown ('1' or '0'), agentAt ('' for none)` (a task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
+ * shown ('1' or '0'), agentAt ('' for none), tenant ('')` (a task sighting) or `c, agent, contextId, principal, at` (a context claim). Returns one reply per
  * write — a sighting's as JSON, a claim's owner — then the tasks the batch evicted, as JSON.
  */
 export const WRITE = `${PRELUDE}${OBSERVE_ONE}${CLAIM_ONE}
@@ -147,8 +148,8 @@ while i <= #ARGV do
     if not latest or at > latest then latest = at end
     local shown = ARGV[i + 7] == '1'
     local agentAt = tonumber(ARGV[i + 8])
-    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6], shown, agentAt)))
-    i = i + 9
+    table.insert(replies, cjson.encode(observe(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], at, ARGV[i + 5], ARGV[i + 6], shown, agentAt, ARGV[i + 9])))
+    i = i + 10
   else
     table.insert(replies, claim(P, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4]), max, ttl) or '')
     i = i + 5
@@ -235,7 +236,7 @@ return 1
  * given (as every time here); its PX only lets Redis forget it. Candidates
  * come from each unfinished state's set, those that entered it earliest first (a task's last
  * sighting is never before it entered its state), at most `scan` per state. Returns a flat list
- * of task id, state.
+ * of task id, state, tenant ('' for none).
  */
 export const PICK = `${PRELUDE}
 local P, agent = ARGV[1], ARGV[2]
@@ -246,15 +247,18 @@ for _, state in ipairs(STATES) do
   if not TERMINAL[state] then
     local ids = redis.call('ZRANGEBYSCORE', P .. 'state:' .. agent .. ':' .. state, '-inf', before, 'LIMIT', 0, scan)
     for _, id in ipairs(ids) do
-      if #picked >= 2 * limit then return picked end
+      if #picked >= 3 * limit then return picked end
       local member = agent .. ':' .. id
       local seen = redis.call('ZSCORE', P .. 'tasks', member)
       local hold = P .. 'confirm:' .. member
       local held = redis.call('GET', hold)
       if seen and tonumber(seen) <= before and not (held and tonumber(held) > now) then
         redis.call('SET', hold, now + after, 'PX', after)
+        local raw = redis.call('HGET', P .. 'task:' .. member, 'story')
+        local tenant = raw and cjson.decode(raw).tenant or ''
         table.insert(picked, id)
         table.insert(picked, state)
+        table.insert(picked, tenant)
       end
     end
   end

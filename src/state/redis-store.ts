@@ -101,6 +101,7 @@ export class RedisTaskStore implements TaskStore {
       principal ?? '',
       sighting.shown ? '1' : '0',
       sighting.agentAt === undefined ? '' : String(sighting.agentAt),
+      sighting.tenant ?? '',
     ];
     return new Promise((resolve) =>
       this.queue.add(args, (sighted) => {
@@ -176,7 +177,10 @@ export class RedisTaskStore implements TaskStore {
       throw new StoreUnavailable(err);
     }
     const picked: StaleTask[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) picked.push({ taskId: flat[i]!, state: flat[i + 1] as TaskState });
+    for (let i = 0; i + 2 < flat.length; i += 3) {
+      const tenant = flat[i + 2];
+      picked.push({ taskId: flat[i]!, state: flat[i + 1] as TaskState, ...(tenant ? { tenant } : {}) });
+    }
     return picked;
   }
 

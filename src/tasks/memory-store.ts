@@ -140,7 +140,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (story.agent !== agent || state === undefined || story.durationMs !== undefined || this.picked.has(k))
         continue;
       this.picked.set(k, true);
-      picked.push({ taskId: story.taskId, state });
+      picked.push({ taskId: story.taskId, state, ...(story.tenant ? { tenant: story.tenant } : {}) });
     }
     return Promise.resolve(picked);
   }

@@ -26,6 +26,8 @@ export interface TaskStory {
   readonly contextId?: string;
   /** The principal whose call the task first came back to (task ownership, docs/security.md "Access control"). */
   readonly owner?: string;
+  /** The A2A tenant (spec §5.7) the first call naming the task named: the gateway's own GetTask names it too (src/confirm/confirm.ts). */
+  readonly tenant?: string;
   readonly firstSeen: number;
   lastSeen: number;
   readonly states: StateVisit[];
@@ -53,6 +55,8 @@ export interface TaskSighting {
   readonly contextId?: string;
   /** Who made the call; becomes the owner of a task seen for the first time. */
   readonly principal?: string;
+  /** The tenant the call named; kept on a task seen for the first time. */
+  readonly tenant?: string;
   /** This answer reached the client (the inspector's); false: only the gateway saw it (the rescue's). */
   readonly shown: boolean;
   /**
@@ -83,12 +87,13 @@ export interface CensusClock {
 }
 
 export function newStory(agent: string, taskId: string, sighting: TaskSighting): TaskStory {
-  const { at, contextId, principal } = sighting;
+  const { at, contextId, principal, tenant } = sighting;
   return {
     agent,
     taskId,
     ...(contextId ? { contextId } : {}),
     ...(principal !== undefined ? { owner: principal } : {}),
+    ...(tenant ? { tenant } : {}),
     firstSeen: at,
     lastSeen: at,
     states: [],

@@ -67,6 +67,8 @@ export type CensusPurpose = 'gauges' | 'view';
 export interface StaleTask {
   readonly taskId: string;
   readonly state: TaskState;
+  /** The tenant its first call named, for the GetTask to name it too. */
+  readonly tenant?: string;
 }
 
 export type TaskListener = (event: TaskEvent) => void;

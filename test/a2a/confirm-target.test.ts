@@ -64,4 +64,13 @@ describe('the GetTask for a target', () => {
       '/rest/v1/tasks/t1?historyLength=1',
     );
   });
+
+  it('names the task’s tenant in 1.0 (JSON-RPC params, the REST path segment), not in 0.3', () => {
+    const rpc = getTaskCall(confirmSend({ binding: 'jsonrpc', version: '1.0', path: '/rpc' }, 'acme'), 't1');
+    expect(JSON.parse(rpc.body!.toString()).params).toEqual({ id: 't1', historyLength: 0, tenant: 'acme' });
+    const rest = getTaskCall(confirmSend({ binding: 'rest', version: '1.0', path: '/a2a/rest' }, 'a b'), 't1');
+    expect(rest.path).toBe('/a2a/rest/a%20b/tasks/t1?historyLength=0');
+    const old = getTaskCall(confirmSend({ binding: 'jsonrpc', version: '0.3', path: '/rpc' }, 'acme'), 't1');
+    expect(JSON.parse(old.body!.toString()).params).not.toHaveProperty('tenant');
+  });
 });

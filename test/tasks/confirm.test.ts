@@ -17,6 +17,7 @@ import { sendJsonRpc, taskOf } from '../idempotency/support/rpc.js';
 import { until } from '../state/support/stores.js';
 import { GATEWAY_USER_AGENT } from '../../src/version.js';
 import { startRedis } from '../support/redis-server.js';
+import { scriptedUpstream } from '../support/scripted-upstream.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -145,5 +146,47 @@ describe('confirming stale tasks', () => {
     // Both gateways look every 50 ms; the task is held for the one that picked it for 1.5 s.
     await sleep(500);
     expect(gatewayPosts(peer.requests)).toHaveLength(1);
+  });
+
+  it('names the tenant the task was created under (A2A §5.7), as the task’s first call did', async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    let url = '';
+    const agent = await scriptedUpstream(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += String(chunk);
+      if (req.method === 'GET') {
+        const card = {
+          name: 't',
+          supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        };
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
+      }
+      const { id, method, params } = JSON.parse(raw) as {
+        id: unknown;
+        method: string;
+        params: Record<string, unknown>;
+      };
+      if (method === 'GetTask') asked.push(params);
+      const state = method === 'GetTask' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING';
+      const task = { id: 't-tenant', contextId: 'c-tenant', status: { state } };
+      const result = method === 'GetTask' ? task : { task };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    });
+    url = agent.url;
+    closers.push(() => agent.close());
+    const gateway = await gatewayFor({ t: { url: agent.url, ...CONFIRM } });
+    await fetch(`${gateway.url}/agents/t/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { tenant: 'acme', message: { messageId: 'm-t', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+      }),
+    }).then((r) => r.text());
+
+    await until(async () => (await lastState(gateway, 't', 't-tenant'))?.state === 'TASK_STATE_COMPLETED', 'confirmed');
+    expect(asked[0]).toEqual({ id: 't-tenant', historyLength: 0, tenant: 'acme' });
   });
 });

@@ -23,7 +23,7 @@ const SIGHTINGS: Array<[string, string, TaskSighting]> = [
   ['b', 't-other', seen('WORKING', 1_000)],
   ['a', 't-fresh', seen('SUBMITTED', 1_000)],
   ['a', 't-fresh', seen('WORKING', 9_500)],
-  ['a', 't-waiting', seen('INPUT_REQUIRED', 1_200)],
+  ['a', 't-waiting', { ...seen('INPUT_REQUIRED', 1_200), tenant: 'acme' }],
 ];
 
 async function fill(store: TaskStore): Promise<void> {
@@ -53,12 +53,18 @@ describe.each([
   ['memory', async () => new InMemoryTaskStore(LIMITS) as TaskStore],
   ['redis', async () => (await redisPair())[0]],
 ])('%s store: pickUnobserved', (_name, make) => {
-  it('picks the unfinished tasks of the agent not seen for unobservedAfter, with their state', async () => {
+  it('picks the unfinished tasks of the agent not seen for unobservedAfter, with their state and tenant', async () => {
     const store = await make();
     await fill(store);
     const picked = await store.pickUnobserved('a', 10_000, 10);
     expect(ids(picked)).toEqual(['t-old', 't-waiting']);
-    expect(picked.find((p) => p.taskId === 't-waiting')!.state).toBe(S('INPUT_REQUIRED'));
+    expect(picked.find((p) => p.taskId === 't-waiting')).toEqual({
+      taskId: 't-waiting',
+      state: S('INPUT_REQUIRED'),
+      tenant: 'acme',
+    });
+    expect(picked.find((p) => p.taskId === 't-old')).toEqual({ taskId: 't-old', state: S('WORKING') });
+    expect((await store.get('a', 't-waiting'))!.tenant).toBe('acme');
   });
 
   it('picks each once per unobservedAfter, then again while it stays unobserved', async () => {
