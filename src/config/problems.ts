@@ -5,6 +5,7 @@
  * names the allowed key it is most likely a typo of.
  */
 import type { z } from 'zod';
+import { distance } from 'fastest-levenshtein';
 import { isSecretPath } from './secrets.js';
 
 export interface Problem {
@@ -70,26 +71,11 @@ export function gotSuffix(root: unknown, path: readonly PropertyKey[], message: 
   return ` (got ${text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text})`;
 }
 
-/** Damerau–Levenshtein distance (optimal string alignment): a swapped pair of letters is one edit. */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  return d[a.length]![b.length]!;
-}
-
 /** The allowed key an unknown one is most likely a typo of: at most 2 edits (case ignored), and fewer than its length. */
 export function nearestKey(unknown: string, allowed: readonly string[]): string | undefined {
   let best: { key: string; edits: number } | undefined;
   for (const key of allowed) {
-    const edits = distance(unknown.toLowerCase(), key.toLowerCase());
+    const edits = distance(unknown.toLowerCase(), key.toLowerCase()); // a swapped pair of letters is two
     if (edits <= 2 && edits < unknown.length && (!best || edits < best.edits)) best = { key, edits };
   }
   return best?.key;
