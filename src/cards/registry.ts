@@ -79,7 +79,6 @@ export class CardRegistry {
   private readonly known = new Map<string, Known>();
   /** Per agent, its card's REST interface paths (`restBasePaths`), as of the last fetch. */
   private readonly restPaths = new Map<string, readonly string[]>();
-  private readonly confirmTargets = new Map<string, ConfirmTarget | undefined>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -126,7 +125,9 @@ export class CardRegistry {
 
   /** Where the gateway's own GetTask goes (src/confirm/confirm.ts), once the card is known. */
   confirmTarget(agent: string): ConfirmTarget | undefined {
-    return this.confirmTargets.get(agent);
+    const upstream = this.upstreams.get(agent);
+    const card = this.known.get(agent)?.cached.card;
+    return upstream && card ? confirmTarget(card, upstream.basePath) : undefined;
   }
 
   /** Every agent's card has been fetched once (no longer what readiness means: `requiredPending`). */
@@ -167,7 +168,6 @@ export class CardRegistry {
     this.fetchedOnce.add(upstream.name);
     this.lastError.delete(upstream.name);
     this.restPaths.set(upstream.name, restBasePaths(card.card, upstream.basePath));
-    this.confirmTargets.set(upstream.name, confirmTarget(card.card, upstream.basePath));
     const known = this.known.get(upstream.name);
     this.known.set(upstream.name, {
       cached: card,

@@ -32,8 +32,8 @@ export type ConfirmOutcome = (typeof CONFIRM_OUTCOMES)[number];
 /** An agent as the confirmer sees it in the current config: its pools and config, and its card's target. */
 export interface ConfirmAgent {
   readonly upstream: Upstream;
-  /** Undefined until the card is fetched, or when it advertises no JSON-RPC or HTTP+JSON interface. */
-  readonly target: ConfirmTarget | undefined;
+  /** Read at each look, from the card as last fetched: undefined until it is, or when it advertises no JSON-RPC or HTTP+JSON interface. */
+  readonly target: () => ConfirmTarget | undefined;
 }
 
 export interface ConfirmDeps {
@@ -96,14 +96,16 @@ export class TaskConfirmer {
   /** One look at one agent: pick its stale tasks and confirm each, one at a time. */
   async look(agent: ConfirmAgent): Promise<void> {
     const { name, config } = agent.upstream;
-    if (agent.target === undefined) return this.failed(name, 'its card advertises no JSON-RPC or HTTP+JSON interface');
+    const target = agent.target();
+    if (target === undefined)
+      return this.failed(name, 'no card fetched yet, or it advertises no JSON-RPC or HTTP+JSON interface');
     let stale: StaleTask[];
     try {
       stale = await this.deps.tracker.store.pickUnobserved(name, this.now(), config.tasks.confirm.batch);
     } catch (err) {
       return this.failed(name, (err as Error).message);
     }
-    for (const task of stale) this.count(name, await this.confirm(agent, agent.target, task));
+    for (const task of stale) this.count(name, await this.confirm(agent, target, task));
   }
 
   private async confirm(agent: ConfirmAgent, target: ConfirmTarget, task: StaleTask): Promise<ConfirmOutcome> {

@@ -281,7 +281,7 @@ function confirmAgents(generation: Generation | undefined): ConfirmAgent[] {
   if (!generation) return [];
   return [...generation.upstreams.values()].map((upstream) => ({
     upstream,
-    target: generation.registry.confirmTarget(upstream.name),
+    target: () => generation.registry.confirmTarget(upstream.name),
   }));
 }
 
