@@ -135,7 +135,17 @@ export function withRewrittenBody(
   length: number,
   replaced: readonly string[] = [],
 ): string[] {
-  const dropped = new Set([...OF_THE_BYTES, ...replaced]);
+  return withLength(headers, length, new Set([...OF_THE_BYTES, ...replaced]));
+}
+
+/** Headers for a body sent whole, unchanged (the agent's reply read whole, a request re-sent): its framing replaced by its length. */
+export function withBodyLength(headers: readonly string[], length: number): string[] {
+  return withLength(headers, length, FRAMING);
+}
+
+const FRAMING: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding']);
+
+function withLength(headers: readonly string[], length: number, dropped: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (let i = 0; i < headers.length; i += 2)
     if (!dropped.has(headers[i]!.toLowerCase())) out.push(headers[i]!, headers[i + 1]!);

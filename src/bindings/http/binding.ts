@@ -9,7 +9,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Upstream } from '../../transport/upstream.js';
-import { upstreamRequestHeaders } from '../../transport/headers.js';
+import { upstreamRequestHeaders, withBodyLength } from '../../transport/headers.js';
 import { normalizeAddress, publicBaseUrl, publicHostUrl } from '../../transport/peer.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { errorContextOf, sendGatewayError, type ErrorContext } from '../../errors/json-answer.js';
@@ -208,7 +208,7 @@ function withAgentPageToken(
   const swapped = jsonRpcWithPageToken(body.prefix, token);
   if (!swapped) throw new GatewayError('INTERNAL', 'the ListTasks page token could not be replaced');
   const bytes = Buffer.from(swapped.buffer, swapped.byteOffset, swapped.byteLength);
-  return { headers: withLength(headers, bytes.length), body: bytes };
+  return { headers: withBodyLength(headers, bytes.length), body: bytes };
 }
 
 /** Step 7 of a translated call (step 3d): the call and its answer in each side's version (translate.ts). */
@@ -278,7 +278,7 @@ async function continueStream(
     (t ? continuationInAgentVersion(routed, t, taskId) : continuationCall(facts, exchange.upstreamPath, taskId));
   if (!made) return false;
   const length = made.body?.length ?? 0;
-  const headers = t ? inAgentVersion(agentHeaders(routed), t, length) : withLength(agentHeaders(routed), length);
+  const headers = t ? inAgentVersion(agentHeaders(routed), t, length) : withBodyLength(agentHeaders(routed), length);
   exchange.emit('onForward', headers);
   await forward(exchange, call.res, {
     method: 'POST',
@@ -294,17 +294,6 @@ async function continueStream(
     translateEvents: t && eventTranslator({ ...t, operation: 'SubscribeToTask' }),
   });
   return true;
-}
-
-/** The header fields with the body's framing replaced by its length (the continuation sends a body of its own). */
-function withLength(headers: string[], length: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < headers.length; i += 2) {
-    const name = headers[i]!.toLowerCase();
-    if (name !== 'content-length' && name !== 'transfer-encoding') out.push(headers[i]!, headers[i + 1]!);
-  }
-  out.push('content-length', String(length));
-  return out;
 }
 
 /** A SendStreamingMessage or SubscribeToTask of an agent with `resume`: its events get ids and a window. */

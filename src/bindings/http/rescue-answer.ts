@@ -12,7 +12,7 @@ import type { JsonReply } from './rescue-calls.js';
 import type { RescueAnswer } from '../../rescue/ports.js';
 import { RESCUE_HEADER } from '../../rescue/rescue.js';
 import { withTask, type HttpSend } from '../../a2a/rescue-wire.js';
-import { withRewrittenBody } from '../../transport/headers.js';
+import { withBodyLength, withRewrittenBody } from '../../transport/headers.js';
 
 type Json = Record<string, unknown>;
 
@@ -71,7 +71,8 @@ export class HttpAnswer implements RescueAnswer<JsonReply, Json> {
       return this.fail(body);
     }
     // The agent's ETag and digests describe its bytes; a rewritten body goes without them.
-    const out = body === agentBody && !rescue ? framed(headers, body.length) : withRewrittenBody(headers, body.length);
+    const out =
+      body === agentBody && !rescue ? withBodyLength(headers, body.length) : withRewrittenBody(headers, body.length);
     if (rescue) out.push(RESCUE_HEADER, rescue);
     const asObject: Record<string, string> = {};
     for (let i = 0; i < out.length; i += 2) asObject[out[i]!.toLowerCase()] = out[i + 1]!;
@@ -82,13 +83,4 @@ export class HttpAnswer implements RescueAnswer<JsonReply, Json> {
     this.res.writeHead(status, out);
     this.res.end(body);
   }
-}
-
-/** The agent's headers for its own body, with the length of the body as read. */
-function framed(headers: readonly string[], length: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < headers.length; i += 2)
-    if (headers[i]!.toLowerCase() !== 'content-length') out.push(headers[i]!, headers[i + 1]!);
-  out.push('content-length', String(length));
-  return out;
 }
