@@ -8,11 +8,7 @@
  * the schema's own report.
  */
 import { ADMIN_PORT, LISTEN_PORT } from './fields.js';
-
-export interface CrossProblem {
-  readonly path: PropertyKey[];
-  readonly message: string;
-}
+import type { Problem } from './problem.js';
 
 type Node = Record<string, unknown>;
 const mapping = (value: unknown): Node | undefined =>
@@ -23,7 +19,7 @@ const portOf = (listen: unknown, fallback?: number): number | undefined => {
   return Number.isInteger(port) ? (port as number) : undefined;
 };
 
-export function crossCheckProblems(raw: Node): CrossProblem[] {
+export function crossCheckProblems(raw: Node): Problem[] {
   return [...portProblems(raw), ...accessNameProblems(raw)];
 }
 
@@ -32,8 +28,8 @@ export function crossCheckProblems(raw: Node): CrossProblem[] {
  * start-up with EADDRINUSE, or — on two host addresses — serve the admin plane on an address
  * meant for traffic; `check-config` says so before anything starts.
  */
-function portProblems(raw: Node): CrossProblem[] {
-  const found: CrossProblem[] = [];
+function portProblems(raw: Node): Problem[] {
+  const found: Problem[] = [];
   const owners = new Map<number, string>();
   const claim = (port: number | undefined, path: string[]) => {
     if (port === undefined || port === 0) return;
@@ -60,7 +56,7 @@ function portProblems(raw: Node): CrossProblem[] {
  * `auth.jwt`, principals and groups come from tokens the config cannot list, so any name may be
  * right and none is checked. Without `auth` the schema already refuses the rules.
  */
-function accessNameProblems(raw: Node): CrossProblem[] {
+function accessNameProblems(raw: Node): Problem[] {
   const auth = mapping(raw['auth']);
   if (!auth || auth['jwt'] !== undefined) return [];
   const clients = mapping(auth['apiKeys']) ?? {};
@@ -69,7 +65,7 @@ function accessNameProblems(raw: Node): CrossProblem[] {
     const groups = mapping(client)?.['groups'];
     if (Array.isArray(groups)) for (const group of groups) if (typeof group === 'string') known.add(group);
   }
-  const found: CrossProblem[] = [];
+  const found: Problem[] = [];
   const check = (names: unknown, path: PropertyKey[]) => {
     if (!Array.isArray(names)) return;
     names.forEach((name, i) => {

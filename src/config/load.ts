@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { configSchema, type GatewayConfig } from './schema.js';
-import { byPath, problemText, schemaProblems, type Problem } from './problems.js';
+import { byPath, problemText, type Problem } from './problem.js';
+import { schemaProblems } from './problems.js';
 import { placeholderProblems } from './secrets.js';
 import { crossCheckProblems } from './cross-checks.js';
 

@@ -5,6 +5,8 @@
  * with the example's token is one anybody who read the example can call (issue #30).
  */
 
+import type { Problem } from './problem.js';
+
 /** Key paths of secrets; `*` is any one key (a client, an agent, a header name). */
 const SECRET_PATHS: readonly (readonly string[])[] = [
   ['admin', 'token'],
@@ -28,14 +30,9 @@ export function isSecretPath(path: readonly PropertyKey[]): boolean {
 /** Words that mark a value as a template's placeholder, in any case, with `-`, `_` or nothing between (not `replacement`). */
 const PLACEHOLDER = /(?:replace[-_]?me|change[-_]?me)(?![a-z])/i;
 
-export interface SecretProblem {
-  readonly path: PropertyKey[];
-  readonly message: string;
-}
-
 /** Secrets whose value (after `${ENV}` substitution) is still a placeholder. */
-export function placeholderProblems(raw: unknown): SecretProblem[] {
-  const found: SecretProblem[] = [];
+export function placeholderProblems(raw: unknown): Problem[] {
+  const found: Problem[] = [];
   const visit = (node: unknown, path: PropertyKey[]) => {
     if (typeof node === 'string') {
       const word = isSecretPath(path) ? PLACEHOLDER.exec(node)?.[0] : undefined;
