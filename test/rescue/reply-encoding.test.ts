@@ -7,9 +7,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
-import { startTestGateway } from '../support/gateway.js';
+import { rescuedSend } from './support/rescued-send.js';
 
 const task = (state: string) => ({ id: 't-gz', contextId: 'c-gz', status: { state } });
 
@@ -33,31 +32,14 @@ describe('the rescue and a compressing agent', () => {
   it('asks for identity on its calls, so it reads the task and answers the caller with it', async () => {
     const seen: string[] = [];
     const upstream = await compressingAgent(seen);
-    const gateway = await startTestGateway({
-      a: {
-        url: upstream.url,
-        timeoutRescue: { enabled: true, strategy: 'poll', clientTimeout: '10s', pollInitial: '50ms', pollMax: '50ms' },
-      },
-    });
     try {
-      const res = await request(`${gateway.url}/agents/a/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'accept-encoding': 'gzip, br' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 'r1',
-          method: 'SendMessage',
-          params: { message: { messageId: 'm-gz', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
-        }),
-      });
-      expect(res.headers['a2a-gateway-rescue']).toBe('settled');
-      expect(res.headers['content-encoding']).toBeUndefined();
-      const doc = (await res.body.json()) as { result: unknown };
+      const { headers, doc } = await rescuedSend(upstream.url, { 'accept-encoding': 'gzip, br' });
+      expect(headers['a2a-gateway-rescue']).toBe('settled');
+      expect(headers['content-encoding']).toBeUndefined();
       expect(doc.result).toMatchObject({ task: { id: 't-gz', status: { state: 'TASK_STATE_COMPLETED' } } });
       expect(seen.length).toBeGreaterThanOrEqual(2); // the non-blocking send and at least one GetTask
       expect(new Set(seen)).toEqual(new Set(['identity']));
     } finally {
-      await gateway.close();
       await upstream.close();
     }
   });

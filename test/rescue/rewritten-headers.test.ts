@@ -4,9 +4,8 @@
  * §8.8.3: a strong validator names one representation). A passed-on reply keeps them.
  */
 import { describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
-import { startTestGateway } from '../support/gateway.js';
+import { rescuedSend } from './support/rescued-send.js';
 
 const task = (state: string) => ({ id: 't-etag', contextId: 'c-etag', status: { state } });
 const AGENT_HEADERS = {
@@ -36,26 +35,9 @@ function agent(answer: 'task' | 'message') {
 
 async function blockingSend(answer: 'task' | 'message') {
   const upstream = await agent(answer);
-  const gateway = await startTestGateway({
-    a: {
-      url: upstream.url,
-      timeoutRescue: { enabled: true, strategy: 'poll', clientTimeout: '10s', pollInitial: '50ms', pollMax: '50ms' },
-    },
-  });
   try {
-    const res = await request(`${gateway.url}/agents/a/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'r1',
-        method: 'SendMessage',
-        params: { message: { messageId: 'm-etag', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
-      }),
-    });
-    return { headers: res.headers, doc: (await res.body.json()) as { result: Record<string, unknown> } };
+    return await rescuedSend(upstream.url);
   } finally {
-    await gateway.close();
     await upstream.close();
   }
 }

@@ -157,7 +157,7 @@ describe('confirming stale tasks', () => {
       if (req.method === 'GET') {
         const card = {
           name: 't',
-          supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          supportedInterfaces: [{ url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
         };
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
       }
@@ -175,16 +175,7 @@ describe('confirming stale tasks', () => {
     url = agent.url;
     closers.push(() => agent.close());
     const gateway = await gatewayFor({ t: { url: agent.url, ...CONFIRM } });
-    await fetch(`${gateway.url}/agents/t/rpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { tenant: 'acme', message: { messageId: 'm-t', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
-      }),
-    }).then((r) => r.text());
+    await sendJsonRpc(`${gateway.url}/agents/t`, 'hi', { tenant: 'acme' });
 
     await until(async () => (await lastState(gateway, 't', 't-tenant'))?.state === 'TASK_STATE_COMPLETED', 'confirmed');
     expect(asked[0]).toEqual({ id: 't-tenant', historyLength: 0, tenant: 'acme' });

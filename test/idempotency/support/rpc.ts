@@ -11,6 +11,8 @@ export interface SendOptions {
   readonly messageId?: string;
   readonly id?: number | string;
   readonly returnImmediately?: boolean;
+  /** The A2A tenant (§5.7) the send names, in its params (JSON-RPC only). */
+  readonly tenant?: string;
   readonly headers?: Record<string, string>;
   readonly signal?: AbortSignal;
 }
@@ -26,6 +28,7 @@ export async function sendJsonRpc(base: string, text: string, opts: SendOptions 
     id: opts.id ?? 1,
     method: 'SendMessage',
     params: {
+      ...(opts.tenant ? { tenant: opts.tenant } : {}),
       message: message(text, opts.messageId),
       configuration: { acceptedOutputModes: ['text/plain'], returnImmediately: opts.returnImmediately ?? false },
     },
