@@ -18,6 +18,8 @@ import { until } from '../state/support/stores.js';
 import { GATEWAY_USER_AGENT } from '../../src/version.js';
 import { startRedis } from '../support/redis-server.js';
 import { scriptedUpstream } from '../support/scripted-upstream.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -39,8 +41,13 @@ async function gatewayFor(
 }
 
 /** A task the 1.0 agent works on for `ms` per step, sent with returnImmediately: the caller sees SUBMITTED only. */
-async function startTask(gateway: RunningGateway, agent: string, stepMs: number): Promise<string> {
-  const answer = await sendJsonRpc(`${gateway.url}/agents/${agent}`, `sleep:${stepMs} do the work`, {
+async function startTask(
+  gateway: RunningGateway,
+  agent: string,
+  stepMs: number,
+  text = 'do the work',
+): Promise<string> {
+  const answer = await sendJsonRpc(`${gateway.url}/agents/${agent}`, `sleep:${stepMs} ${text}`, {
     returnImmediately: true,
     headers: { 'x-caller-secret': 'caller-only' },
   });
@@ -179,5 +186,29 @@ describe('confirming stale tasks', () => {
 
     await until(async () => (await lastState(gateway, 't', 't-tenant'))?.state === 'TASK_STATE_COMPLETED', 'confirmed');
     expect(asked[0]).toEqual({ id: 't-tenant', historyLength: 0, tenant: 'acme' });
+  });
+
+  it('counts an agent it cannot reach as failed, and logs it once, not at every look', async () => {
+    const peer = await startPeerV1();
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
+    const agents = { a: { url: peer.url, tasks: { confirm: { enabled: true, interval: '50ms' } } } };
+    const gateway = await startTestGateway(
+      agents,
+      { tasks: { unobservedAfter: '200ms' } },
+      [],
+      pino({ level: 'warn' }, sink),
+    );
+    closers.push(() => gateway.close());
+    await until(() => gateway.registry.cardStates().every((c) => c.state === 'available'), 'cards fetched');
+    // Two tasks, so one look fails twice the same way; held for 200 ms, each is tried again after.
+    for (const text of ['one', 'two']) await startTask(gateway, 'a', 10_000, text);
+    await peer.close();
+
+    await until(async () => (await confirmations(gateway, 'a', 'failed')) >= 4, 'four failed confirmations');
+    const logged = lines.filter((l) => l.includes('task confirmation failed'));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ agent: 'a', err: expect.any(String) });
+    expect(await confirmations(gateway, 'a', 'changed')).toBe(0);
   });
 });
